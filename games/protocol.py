@@ -1,0 +1,112 @@
+"""The protocol every rules engine follows (a Decider: setup, decide+evolve in apply).
+
+A :class:`Game` holds what never changes during a match (card data, player-count limits);
+the *state* is a plain JSON-ready ``dict`` that changes in place as moves are applied.
+Keeping state as JSON data means snapshots are ``json.dumps(state)``, and "folding from
+scratch equals the live state" is plain ``==``.  Rules:
+
+* ``json.loads(json.dumps(state)) == state`` must hold after ``setup`` and every ``apply``
+  (str keys, lists not tuples, no sets, no floats that do not round-trip).
+* ``apply`` validates first and raises :class:`IllegalMove` *before* changing anything.
+* Every random value comes from the ``rng`` argument (see :mod:`games.rng`).
+* ``view(state, seat)`` never contains another seat's hidden information.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from importlib import resources
+from typing import Any, ClassVar
+
+from games.rng import GameRandom
+
+State = dict[str, Any]
+Move = dict[str, Any]
+
+
+class IllegalMove(Exception):
+    """A move the rules do not allow now; ``reason`` is shown to the player."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Game(ABC):
+    """One kind of game.  Subclasses set the class attributes and implement the methods."""
+
+    kind: ClassVar[str]
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    rules_version: ClassVar[str] = "1"
+
+    # -- setup -------------------------------------------------------------------------
+    def normalize_options(self, options: dict[str, Any], n_players: int) -> dict[str, Any]:
+        """Check the options for ``n_players`` and fill in defaults; raise IllegalMove."""
+        if options:
+            raise IllegalMove(f"{self.name} has no options: {sorted(options)}")
+        return {}
+
+    def option_fields(self) -> list[dict[str, Any]]:
+        """Options for the lobby form: ``[{"name", "label", "type": bool|int|choice, "default", "choices"?}]``."""
+        return []
+
+    @abstractmethod
+    def setup(self, players: list[str], options: dict[str, Any], rng: GameRandom) -> State:
+        """The initial state for these player names (seat i = players[i])."""
+
+    # -- play --------------------------------------------------------------------------
+    @abstractmethod
+    def apply(self, state: State, seat: int, move: Move, rng: GameRandom) -> None:
+        """Validate and apply one move by ``seat`` in place; raise IllegalMove(reason)."""
+
+    @abstractmethod
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        """Every legal move for ``seat`` now (empty when the seat is not to act)."""
+
+    @abstractmethod
+    def to_act(self, state: State) -> set[int]:
+        """Seats whose input is awaited now; empty once the game is over."""
+
+    @abstractmethod
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator)."""
+
+    @abstractmethod
+    def describe(self, event: dict[str, Any], seat: int | None) -> str:
+        """One log line for a MovePlayed event, redacted for ``seat``.
+
+        ``event`` has ``version``, ``actor`` (the seat), ``data`` (``{"move": {...}}``)
+        and ``names`` (player names by seat).
+        """
+
+    @abstractmethod
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        """``None`` while playing; then ``{"scores", "ranking", "tie_break", ...}``."""
+
+    # -- presentation ------------------------------------------------------------------
+    def move_label(self, state: State, seat: int, move: Move) -> str:
+        """A short human label for one legal move (the web form shows these)."""
+        return json.dumps(move, sort_keys=True)
+
+    def summary(self, state: State, seat: int | None) -> str:
+        """A few plain-text lines describing the position for ``seat`` (used in emails)."""
+        return ""
+
+    def rules_summary(self) -> str:
+        """The short rules for players (``RULES.md`` in the game's package)."""
+        package = type(self).__module__.rsplit(".", 1)[0]
+        try:
+            return resources.files(package).joinpath("RULES.md").read_text(encoding="utf-8")
+        except (FileNotFoundError, ModuleNotFoundError):
+            return ""
+
+    def template(self) -> str:
+        """Jinja template (under ``templates/``) that renders this game's view."""
+        return f"games/{self.kind}.html"
+
+    # -- checks ------------------------------------------------------------------------
+    def check_invariants(self, state: State) -> None:
+        """Raise AssertionError if the state breaks a conservation rule (soak tests)."""
