@@ -1,0 +1,1 @@
+"""Ravenpost background work: RQ jobs (projection, notification, deadlines) and mail backends."""
