@@ -1,0 +1,1 @@
+"""The event store on Redis Streams: envelopes, codec, append/read, rebuild and replay."""

@@ -1,0 +1,158 @@
+"""The thin service layer: create a game, decide a move and append it, rewind, fork.
+
+Each command loads the table, asks the rules, and appends one event with the version it
+read as ``expected_version``; a concurrent writer makes the append fail with
+:class:`~events.store.ConflictError` and nothing is half-written.
+"""
+
+from __future__ import annotations
+
+import copy
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from events import envelope as ev
+from events.envelope import Event, seat_actor
+from events.replay import Replayer, Table
+from events.store import ConflictError, EventStore, key, new_game_id
+from games import registry
+from games.protocol import IllegalMove
+from games.rng import RecordingRandom, commitment, seed_for
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player at a table: name and address (addresses stay out of the event log)."""
+
+    seat: int
+    name: str
+    email: str
+
+
+class GameService:
+    """Commands on games; the web, the API, the worker and the bots all use these."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self.replayer = Replayer(store)
+
+    # -- queries -----------------------------------------------------------------------
+    def load(self, game_id: str, at: int | None = None) -> Table:
+        return self.replayer.load(game_id, at=at)
+
+    def seats(self, game_id: str) -> list[Seat]:
+        return [Seat(**s) for s in self.store.get_json(game_id, "seats") or []]
+
+    # -- commands ----------------------------------------------------------------------
+    def create(self, kind: str, players: list[dict[str, str]],
+               options: dict[str, Any] | None = None, actor: str = "system") -> Table:
+        """Set up a new game; IllegalMove for a bad player count or bad options."""
+        try:
+            game = registry.get(kind)
+        except KeyError:
+            raise IllegalMove(f"unknown game kind {kind!r}") from None
+        n = len(players)
+        if not game.min_players <= n <= game.max_players:
+            raise IllegalMove(
+                f"{game.name} takes {game.min_players}-{game.max_players} players, not {n}")
+        opts = game.normalize_options(dict(options or {}), n)
+        game_id = new_game_id()
+        secret = secrets.token_bytes(32)
+        names = [p["name"] for p in players]
+        rng = RecordingRandom(seed_for(secret, 1))
+        game.setup(list(names), copy.deepcopy(opts), rng)  # decided once, folded from tape
+        self.store.redis.set(self._secret_key(game_id), secret.hex())
+        self.store.put_json(game_id, "seats", [
+            {"seat": i, "name": p["name"], "email": p.get("email", "")}
+            for i, p in enumerate(players)])
+        event = Event(version=1, type=ev.GAME_CREATED, actor=actor, tape=rng.tape, data={
+            "kind": kind, "names": names, "options": opts, "commitment": commitment(secret),
+            "rules_version": game.rules_version})
+        self.store.append(game_id, 0, event)
+        return self.load(game_id)
+
+    def play(self, game_id: str, seat: int, move: dict[str, Any],
+             expected_version: int) -> Event:
+        """Decide and append one move; ConflictError or IllegalMove on refusal."""
+        table = self.load(game_id)
+        if table.version != expected_version:
+            raise ConflictError(table.version)
+        if table.ended or table.outcome() is not None:
+            raise IllegalMove("the game is over")
+        if seat not in table.to_act():
+            raise IllegalMove("it is not your turn")
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            raise IllegalMove("a move is an object with a string 'type'")
+        rng = RecordingRandom(seed_for(self._secret(game_id), expected_version + 1))
+        table.game.apply(table.state, seat, copy.deepcopy(move), rng)
+        event = self.store.append(game_id, expected_version, Event(
+            version=expected_version + 1, type=ev.MOVE_PLAYED, actor=seat_actor(seat),
+            data={"seat": seat, "move": move}, tape=rng.tape))
+        if table.outcome() is not None:
+            self.end_if_over(game_id)
+        return event
+
+    def end_if_over(self, game_id: str) -> Event | None:
+        """Append GameEnded (revealing the secret) once the rules have an outcome."""
+        table = self.load(game_id)
+        if table.ended:
+            return None
+        outcome = table.outcome()
+        if outcome is None:
+            return None
+        try:
+            return self.store.append(game_id, table.version, Event(
+                version=table.version + 1, type=ev.GAME_ENDED, actor="system",
+                data={"outcome": outcome, "secret": self._secret(game_id).hex()}))
+        except ConflictError:
+            return None  # someone else appended first; the next check will see it
+
+    def rewind(self, game_id: str, to: int, reason: str, by: str,
+               expected_version: int | None = None) -> Event:
+        """Append Rewound{to}: play carries on from the state at version ``to``."""
+        table = self.load(game_id)
+        if expected_version is not None and expected_version != table.version:
+            raise ConflictError(table.version)
+        if not 1 <= to < table.version:
+            raise IllegalMove(f"can only rewind to a version between 1 and {table.version - 1}")
+        return self.store.append(game_id, table.version, Event(
+            version=table.version + 1, type=ev.REWOUND, actor=by,
+            data={"to": to, "reason": reason, "by": by}))
+
+    def fork(self, game_id: str, at: int, by: str) -> str:
+        """Copy events 1..at into a new game (same hash chain) and append Forked."""
+        last = self.store.version(game_id)
+        if not 1 <= at <= last:
+            raise IllegalMove(f"can only fork at a version between 1 and {last}")
+        new_id = new_game_id()
+        secret = secrets.token_bytes(32)
+        self.store.redis.set(self._secret_key(new_id), secret.hex())
+        self.store.put_json(new_id, "seats", self.store.get_json(game_id, "seats"))
+        for event in self.store.iter(game_id, 1, at, raw=True):
+            self.store.append(new_id, event.version - 1, event)
+        self.store.append(new_id, at, Event(
+            version=at + 1, type=ev.FORKED, actor=by,
+            data={"from": game_id, "at": at, "by": by, "commitment": commitment(secret)}))
+        return new_id
+
+    def note(self, game_id: str, text: str, by: str) -> Event:
+        """Append an AdminNote."""
+        version = self.store.version(game_id)
+        return self.store.append(game_id, version, Event(
+            version=version + 1, type=ev.ADMIN_NOTE, actor=by, data={"text": text}))
+
+    def record(self, game_id: str, type_: str, data: dict[str, Any], actor: str = "system",
+               expected_version: int | None = None) -> Event:
+        """Append a platform event that does not change the rules' state."""
+        version = self.store.version(game_id) if expected_version is None else expected_version
+        return self.store.append(game_id, version, Event(
+            version=version + 1, type=type_, actor=actor, data=data))
+
+    # -- secrets -----------------------------------------------------------------------
+    @staticmethod
+    def _secret_key(game_id: str) -> str:
+        return key(game_id, "secret")
+
+    def _secret(self, game_id: str) -> bytes:
+        return bytes.fromhex(self.store.redis.get(self._secret_key(game_id)))

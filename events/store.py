@@ -1,0 +1,134 @@
+"""One Redis stream per game, with entry IDs ``0-<version>``.
+
+``XADD`` with an explicit ID refuses an ID that is not above the stream's last one, so
+appending version ``n + 1`` succeeds for exactly one writer: that is the optimistic
+concurrency check, with no lock and no Lua.  Every key of one game carries the hash tag
+``{g:<id>}`` so a Redis Cluster keeps them in one slot.  Streams are never trimmed.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import redis
+
+from events.envelope import GENESIS, Event, upcast
+
+GAMES_INDEX = "rp:games"  # sorted set: game id -> creation time
+DIRTY = "rp:dirty"  # set of game ids whose projection may lag the stream
+
+
+class ConflictError(Exception):
+    """The stream is not at the expected version; ``version`` is where it is."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"the game is at version {version}")
+        self.version = version
+
+
+class UnknownGame(KeyError):
+    """No game with this id."""
+
+
+def key(game_id: str, name: str) -> str:
+    """A per-game key in the game's hash slot, e.g. ``rp:{g:abc}:log``."""
+    return f"rp:{{g:{game_id}}}:{name}"
+
+
+def new_game_id() -> str:
+    """A short random id that is safe in URLs."""
+    return secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+
+
+class EventStore:
+    """Append-only game logs on Redis Streams (a ``decode_responses=True`` client)."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+
+    # -- writing -----------------------------------------------------------------------
+    def append(self, game_id: str, expected_version: int, event: Event) -> Event:
+        """Append ``event`` as version ``expected_version + 1``; ConflictError otherwise."""
+        log = key(game_id, "log")
+        last = self.redis.xrevrange(log, count=1)
+        current, prev = (0, GENESIS) if not last else (
+            int(last[0][0].split("-", 1)[1]), last[0][1]["hash"])
+        if current != expected_version:
+            raise ConflictError(current)
+        sealed = Event(
+            version=expected_version + 1, type=event.type, actor=event.actor,
+            data=event.data, tape=event.tape, at=event.at, v=event.v,
+        ).sealed(prev)
+        try:
+            self.redis.xadd(log, sealed.to_fields(), id=f"0-{sealed.version}")
+        except redis.ResponseError as exc:
+            if "equal or smaller" not in str(exc):
+                raise
+            raise ConflictError(self.version(game_id)) from exc
+        # Marked for projection; the sweep finds it even if the enqueue never happens.
+        self.redis.sadd(DIRTY, game_id)
+        if sealed.version == 1:
+            self.redis.zadd(GAMES_INDEX, {game_id: time.time()})
+        return sealed
+
+    # -- reading -----------------------------------------------------------------------
+    def version(self, game_id: str) -> int:
+        """The last version in the game's log (0 for no game)."""
+        last = self.redis.xrevrange(key(game_id, "log"), count=1)
+        return int(last[0][0].split("-", 1)[1]) if last else 0
+
+    def exists(self, game_id: str) -> bool:
+        return bool(self.redis.exists(key(game_id, "log")))
+
+    def read(self, game_id: str, start: int = 1, end: int | None = None,
+             raw: bool = False) -> list[Event]:
+        """Events ``start..end`` (inclusive), upcast unless ``raw``."""
+        return list(self.iter(game_id, start, end, raw))
+
+    def iter(self, game_id: str, start: int = 1, end: int | None = None,
+             raw: bool = False, batch: int = 1000) -> Iterator[Event]:
+        """Stream events in batches so a long game is not read in one reply."""
+        log = key(game_id, "log")
+        low = f"0-{max(start, 1)}"
+        high = "+" if end is None else f"0-{end}"
+        while True:
+            entries = self.redis.xrange(log, min=low, max=high, count=batch)
+            for entry_id, fields in entries:
+                event = Event.from_entry(entry_id, fields)
+                yield event if raw else upcast(event)
+            if len(entries) < batch:
+                return
+            low = f"0-{int(entries[-1][0].split('-', 1)[1]) + 1}"
+
+    def game_ids(self, offset: int = 0, limit: int = 100, newest_first: bool = True) -> list[str]:
+        """Game ids in order of creation."""
+        if newest_first:
+            return self.redis.zrevrange(GAMES_INDEX, offset, offset + limit - 1)
+        return self.redis.zrange(GAMES_INDEX, offset, offset + limit - 1)
+
+    # -- integrity ---------------------------------------------------------------------
+    def verify(self, game_id: str) -> tuple[bool, int, str]:
+        """Check the hash chain: (ok, number of events, first problem or '')."""
+        prev, count = GENESIS, 0
+        for event in self.iter(game_id, raw=True):
+            count += 1
+            if event.version != count:
+                return False, count, f"version {event.version} found where {count} was expected"
+            if event.prev != prev:
+                return False, count, f"event {event.version}: prev does not match the chain"
+            if event.compute_hash() != event.hash:
+                return False, count, f"event {event.version}: hash does not match its content"
+            prev = event.hash
+        return True, count, ""
+
+    # -- per-game side data ------------------------------------------------------------
+    def put_json(self, game_id: str, name: str, value: Any) -> None:
+        self.redis.set(key(game_id, name), json.dumps(value))
+
+    def get_json(self, game_id: str, name: str) -> Any:
+        raw = self.redis.get(key(game_id, name))
+        return None if raw is None else json.loads(raw)

@@ -1,0 +1,114 @@
+"""Folding: snapshot + tail equals rebuild from event 1; rewind; fork; secret commitment."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import pytest
+
+from events import envelope
+from events.store import ConflictError
+from games.protocol import IllegalMove
+
+PLAYERS = [{"name": "Ada", "email": "ada@example.com"}, {"name": "Bo", "email": "bo@example.com"}]
+
+
+def play_randomly(service, game_id, moves, seed=1):
+    chooser = random.Random(seed)
+    for _ in range(moves):
+        table = service.load(game_id)
+        if table.ended:
+            return
+        seat = chooser.choice(sorted(table.to_act()))
+        move = chooser.choice(table.game.legal_moves(table.state, seat))
+        service.play(game_id, seat, move, table.version)
+
+
+def test_created_game_publishes_the_secret_commitment(service):
+    table = service.create("test-race", PLAYERS, {"target": 40})
+    (created,) = service.store.read(table.game_id)
+    assert created.type == envelope.GAME_CREATED
+    secret = service._secret(table.game_id)
+    assert created.data["commitment"] == hashlib.sha256(secret).hexdigest()
+    assert created.tape, "the setup shuffle is recorded on the tape"
+
+
+def test_game_end_reveals_the_secret(service):
+    table = service.create("test-race", PLAYERS, {"target": 5})
+    play_randomly(service, table.game_id, 200)
+    events = service.store.read(table.game_id)
+    assert events[-1].type == envelope.GAME_ENDED
+    secret = bytes.fromhex(events[-1].data["secret"])
+    assert hashlib.sha256(secret).hexdigest() == events[0].data["commitment"]
+    assert service.load(table.game_id).ended
+
+
+def test_snapshot_plus_tail_equals_rebuild_from_event_one_for_a_long_game(service):
+    table = service.create("test-race", PLAYERS * 2, {"target": 100_000, "copies": 30})
+    gid = table.game_id
+    for round_ in range(6):
+        play_randomly(service, gid, 30, seed=round_)
+        service.replayer.write_snapshot(service.load(gid))
+    play_randomly(service, gid, 17, seed=99)
+    via_snapshot = service.replayer.load(gid)
+    from_scratch = service.replayer.load(gid, use_snapshot=False)
+    assert via_snapshot.version == from_scratch.version > 150
+    assert via_snapshot == from_scratch
+
+
+def test_rebuild_at_any_version(service):
+    table = service.create("test-race", PLAYERS, {"target": 500})
+    play_randomly(service, table.game_id, 10)
+    at5 = service.load(table.game_id, at=5)
+    assert at5.version == 5
+    assert at5 == service.replayer.load(table.game_id, at=5, use_snapshot=False)
+
+
+def test_rewound_resets_to_the_earlier_state_and_keeps_history(service):
+    table = service.create("test-race", PLAYERS, {"target": 500})
+    gid = table.game_id
+    play_randomly(service, gid, 8)
+    at4 = service.load(gid, at=4)
+    service.rewind(gid, 4, "misclick", "admin")
+    after = service.load(gid)
+    assert after.version == 10 and after.state == at4.state
+    assert len(service.store.read(gid)) == 10  # nothing deleted
+    play_randomly(service, gid, 3, seed=7)
+    assert service.load(gid) == service.replayer.load(gid, use_snapshot=False)
+
+
+def test_fork_copies_the_history_into_a_new_game(service):
+    table = service.create("test-race", PLAYERS, {"target": 500})
+    play_randomly(service, table.game_id, 6)
+    new_id = service.fork(table.game_id, 5, "admin")
+    forked = service.load(new_id)
+    assert forked.version == 6 and forked.state == service.load(table.game_id, at=5).state
+    assert service.store.verify(new_id)[0]
+    assert service.store.read(new_id)[-1].type == envelope.FORKED
+    play_randomly(service, new_id, 3)
+
+
+def test_stale_expected_version_is_a_conflict(service):
+    table = service.create("test-race", PLAYERS, {"target": 50})
+    with pytest.raises(ConflictError):
+        service.play(table.game_id, 0, {"type": "ante", "amount": 1}, 0)
+
+
+def test_illegal_move_appends_nothing(service):
+    table = service.create("test-race", PLAYERS, {"target": 50})
+    with pytest.raises(IllegalMove):
+        service.play(table.game_id, 0, {"type": "ante", "amount": 9}, 1)
+    assert service.store.version(table.game_id) == 1
+
+
+def test_tampered_tape_fails_loudly_on_fold(service):
+    from events.store import key
+    table = service.create("test-race", PLAYERS, {"target": 50})
+    log = key(table.game_id, "log")
+    ((entry_id, fields),) = service.store.redis.xrange(log)
+    fields["tape"] = "[]"
+    service.store.redis.delete(log)
+    service.store.redis.xadd(log, fields, id=entry_id)
+    with pytest.raises(Exception, match="tape"):
+        service.replayer.load(table.game_id, use_snapshot=False)
