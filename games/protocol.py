@@ -50,7 +50,7 @@ class Game(ABC):
         return {}
 
     def option_fields(self) -> list[dict[str, Any]]:
-        """Options for the lobby form: ``[{"name", "label", "type": bool|int|choice, "default", "choices"?}]``."""
+        """Lobby form fields: ``{"name", "label", "type", "default", "choices"}``."""
         return []
 
     @abstractmethod
@@ -110,3 +110,4 @@ class Game(ABC):
     # -- checks ------------------------------------------------------------------------
     def check_invariants(self, state: State) -> None:
         """Raise AssertionError if the state breaks a conservation rule (soak tests)."""
+        return None
