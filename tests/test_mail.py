@@ -102,6 +102,8 @@ def test_outbox_list_limit_and_recipient_filter(outbox: OutboxBackend) -> None:
     assert [s["subject"] for s in bobs] == ["Your turn #6", "Your turn #4", "Your turn #2"]
     assert [s["subject"] for s in outbox.list(limit=1, to="ada@example.org")] == ["Your turn #5"]
     assert outbox.list(to="nobody@example.org") == []
+    outbox.send(email(7, to="Bob Builder <BOB@example.org>"))
+    assert outbox.list(limit=1, to="bob@example.org")[0]["subject"] == "Your turn #7"
     assert outbox.list(limit=0) == []
 
 

@@ -112,9 +112,27 @@ def test_jitter_keeps_delays_between_half_and_full(standin: SendGridStandIn) -> 
 def test_429_respects_retry_after_capped(standin: SendGridStandIn) -> None:
     standin.push((429, {"Retry-After": "7"}), (429, {"Retry-After": "3600"}))
     sleeps = Sleeps()
-    backend(standin.url, sleeps, max_retry_after=60.0).send(EMAIL)
-    assert sleeps == [7.0, 60.0]
+    backend(standin.url, sleeps).send(EMAIL)
+    assert sleeps == [7.0, 30.0]  # the default cap is 30 s
     assert len(standin.requests) == 3
+
+
+def test_503_retry_after_is_respected_too(standin: SendGridStandIn) -> None:
+    standin.push((503, {"Retry-After": "2"}))
+    sleeps = Sleeps()
+    backend(standin.url, sleeps).send(EMAIL)
+    assert sleeps == [2.0]
+
+
+def test_total_sleep_is_bounded(standin: SendGridStandIn, caplog) -> None:
+    # Retries happen inside one RQ job: stop before sleeping past the budget.
+    standin.push(*[(429, {"Retry-After": "30"})] * 5)
+    sleeps = Sleeps()
+    with pytest.raises(MailError) as info:
+        backend(standin.url, sleeps, max_total_sleep=60.0).send(EMAIL)
+    assert sleeps == [30.0, 30.0]
+    assert len(standin.requests) == 3
+    assert (info.value.status, info.value.transient) == (429, True)
 
 
 def test_retry_after_as_http_date(standin: SendGridStandIn) -> None:
@@ -130,8 +148,9 @@ def test_no_retry_on_other_4xx(standin: SendGridStandIn, caplog, status: int) ->
     standin.push(status)
     sleeps = Sleeps()
     with caplog.at_level(logging.ERROR, logger="worker.mail"):
-        with pytest.raises(MailError, match=f"HTTP {status}"):
+        with pytest.raises(MailError, match=f"HTTP {status}") as info:
             backend(standin.url, sleeps).send(EMAIL)
+    assert (info.value.status, info.value.transient) == (status, False)
     assert len(standin.requests) == 1
     assert sleeps == []
     [record] = [r for r in caplog.records if r.levelno == logging.ERROR]
@@ -155,8 +174,9 @@ def test_gives_up_after_max_retries_on_persistent_503(standin: SendGridStandIn, 
     standin.push(*[503] * 10)
     sleeps = Sleeps()
     with caplog.at_level(logging.ERROR, logger="worker.mail"):
-        with pytest.raises(MailError, match="after 4 attempts.*HTTP 503"):
+        with pytest.raises(MailError, match="after 4 attempts.*HTTP 503") as info:
             backend(standin.url, sleeps, max_retries=3).send(EMAIL)
+    assert (info.value.status, info.value.transient) == (503, True)
     assert len(standin.requests) == 4  # the first attempt plus max_retries retries
     assert sleeps == [0.5, 1.0, 2.0]
     assert "giving up" in caplog.text
@@ -179,8 +199,9 @@ def test_connection_refused_is_retried_then_fails(caplog) -> None:
     sleeps = Sleeps()
     host = f"http://127.0.0.1:{_free_port()}"  # nothing listens there any more
     with caplog.at_level(logging.WARNING, logger="worker.mail"):
-        with pytest.raises(MailError, match="after 3 attempts.*connection error"):
+        with pytest.raises(MailError, match="after 3 attempts.*connection error") as info:
             backend(host, sleeps, max_retries=2).send(EMAIL)
+    assert (info.value.status, info.value.transient) == (None, True)
     assert sleeps == [0.5, 1.0]
     assert sum("retrying" in r.getMessage() for r in caplog.records) == 2
 

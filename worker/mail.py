@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
+from email.utils import parseaddr, parsedate_to_datetime
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 if TYPE_CHECKING:  # redis is only needed for typing; callers pass the client in.
@@ -51,7 +51,18 @@ BACKENDS = ("outbox", "console", "sendgrid")
 
 
 class MailError(Exception):
-    """A send failed permanently (rejected, or retries exhausted); do not retry as-is."""
+    """A send failed for good inside the backend: rejected, or retries exhausted.
+
+    ``status`` is the last HTTP status (None for connection errors or local refusals).
+    ``transient`` is True when the backend gave up on a failure that might pass (429,
+    5xx, connection errors): the caller may try again much later, e.g. on the next
+    deadline sweep, whereas a rejected email (``transient=False``) never will succeed.
+    """
+
+    def __init__(self, message: str, *, status: int | None = None, transient: bool = False):
+        super().__init__(message)
+        self.status = status
+        self.transient = transient
 
 
 @dataclass(frozen=True)
@@ -77,6 +88,11 @@ class MailBackend(Protocol):
 def _str(value: Any) -> str:
     """Decode a Redis reply so the outbox works with or without ``decode_responses``."""
     return value.decode("utf-8") if isinstance(value, bytes) else value
+
+
+def _address(value: str) -> str:
+    """The bare, lower-cased address of ``"Name <addr>"`` or ``"addr"``."""
+    return (parseaddr(value)[1] or value).strip().lower()
 
 
 # ---------------------------------------------------------------------------------------
@@ -180,10 +196,10 @@ class OutboxBackend:
 
     def list(self, limit: int = 50, to: str | None = None) -> list[dict[str, str]]:
         """Newest-first summaries ``{id, to, subject, at, key}``; ``to`` filters by
-        recipient (case-insensitive exact address)."""
+        recipient address (case-insensitive; display names are ignored)."""
         if limit <= 0:
             return []
-        want = to.strip().lower() if to else None
+        want = _address(to) if to else None
         out: list[dict[str, str]] = []
         start, page = 0, max(limit, 100)
         while len(out) < limit:
@@ -197,7 +213,7 @@ class OutboxBackend:
                 if row[0] is None:  # trimmed or cleared between the two reads
                     continue
                 item = dict(zip(("id", "to", "subject", "at", "key"), map(_str, row), strict=True))
-                if want is not None and item["to"].strip().lower() != want:
+                if want is not None and _address(item["to"]) != want:
                     continue
                 out.append(item)
                 if len(out) == limit:
@@ -277,9 +293,14 @@ class SendGridBackend:
     the first attempt (so at most ``max_retries + 1`` requests), sleeping
     ``backoff * 2**attempt`` seconds (attempt = 0, 1, ...), with "equal jitter" (between
     half and all of that) so many workers hit by one 429 do not retry in lockstep, and
-    capped at ``max_backoff``. A 429 with ``Retry-After`` waits that long instead,
-    capped at ``max_retry_after``. Other 4xx are never retried: they are logged with
-    status and response body and raised as :class:`MailError`.
+    capped at ``max_backoff``. A 429 (or 503) with ``Retry-After`` waits that long
+    instead, capped at ``max_retry_after``. Other 4xx are never retried: they are logged
+    with status and response body and raised as :class:`MailError`.
+
+    The retries run inside one RQ job, so their total is bounded: the backend gives up
+    early rather than sleep more than ``max_total_sleep`` seconds in all. Worst case per
+    send is about ``max_total_sleep + (max_retries + 1) * timeout`` = 60 + 60 s with the
+    defaults, inside RQ's default 180 s job timeout.
     """
 
     KEY_HEADER = "X-Ravenpost-Key"
@@ -296,7 +317,8 @@ class SendGridBackend:
         *,
         timeout: float = 10.0,
         max_backoff: float = 30.0,
-        max_retry_after: float = 60.0,
+        max_retry_after: float = 30.0,
+        max_total_sleep: float = 60.0,
         jitter: Callable[[], float] = _random.random,
     ) -> None:
         import sendgrid  # imported here so the other backends work without it installed
@@ -311,6 +333,7 @@ class SendGridBackend:
         self.sleep = sleep
         self.max_backoff = max_backoff
         self.max_retry_after = max_retry_after
+        self.max_total_sleep = max_total_sleep
         self.jitter = jitter
         kwargs = {"host": host} if host else {}
         self.client = sendgrid.SendGridAPIClient(api_key=api_key, **kwargs)
@@ -363,7 +386,7 @@ class SendGridBackend:
         from python_http_client.exceptions import HTTPError
 
         message = self.build_message(email).get()
-        attempt = 0
+        attempt, slept = 0, 0.0
         while True:
             try:
                 response = self.client.send(message)
@@ -376,11 +399,14 @@ class SendGridBackend:
                         "SendGrid rejected email key=%s to=%s: HTTP %s %s",
                         email.key, email.to, status, body,
                     )
-                    raise MailError(f"SendGrid rejected the email: HTTP {status} {body}") from exc
+                    raise MailError(
+                        f"SendGrid rejected the email: HTTP {status} {body}", status=status
+                    ) from exc
                 reason = f"HTTP {status} {body}"
-                wait = self._retry_after(exc.headers) if status == 429 else None
+                wait = self._retry_after(exc.headers) if status in (429, 503) else None
             except (OSError, http.client.HTTPException) as exc:
                 # URLError (refused, DNS), timeouts and dropped connections.
+                status = None
                 reason = f"connection error: {exc!r}"
                 wait = None
             else:
@@ -390,18 +416,23 @@ class SendGridBackend:
                     response.headers.get("X-Message-Id") if response.headers else None,
                 )
                 return
-            if attempt >= self.max_retries:
+            delay = wait if wait is not None else self._delay(attempt)
+            if attempt >= self.max_retries or slept + delay > self.max_total_sleep:
                 log.error(
                     "SendGrid send failed after %d attempts, giving up: key=%s to=%s: %s",
                     attempt + 1, email.key, email.to, reason,
                 )
-                raise MailError(f"SendGrid send failed after {attempt + 1} attempts: {reason}")
-            delay = wait if wait is not None else self._delay(attempt)
+                raise MailError(
+                    f"SendGrid send failed after {attempt + 1} attempts: {reason}",
+                    status=status,
+                    transient=True,
+                )
             log.warning(
                 "SendGrid send failed (attempt %d of %d), retrying in %.2fs: key=%s: %s",
                 attempt + 1, self.max_retries + 1, delay, email.key, reason,
             )
             self.sleep(delay)
+            slept += delay
             attempt += 1
 
 
