@@ -113,7 +113,8 @@ class OutboxBackend:
     - ``rp:outbox:key:<key>`` — the id stored under an idempotency key (``SET NX``), which
       makes a second send of the same key a no-op. Expires after ``dedupe_ttl`` seconds.
 
-    Ids look like ``<unix ms, 13 digits>-<seq>``: time-ordered, unique, URL-safe.
+    Ids look like ``<unix ms, 13 digits>-<seq>``: unique, URL-safe and time-ordered to
+    the millisecond (the index score, not the id string, is the exact order).
     Only the newest ``max_items`` emails are kept, so a long-running dev box does not
     grow without bound. Only plain commands are used (no Lua), so fakeredis works.
     """
