@@ -1,0 +1,7 @@
+"""Architects of the West Kingdom: a pure rules engine (kind ``architects``)."""
+
+from games.architects.game import Architects
+
+GAME = Architects()
+
+__all__ = ["GAME", "Architects"]

@@ -1,0 +1,52 @@
+"""Card and board data, loaded from the JSON files in ``data/`` (names and numbers exact)."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+
+def _load(name: str) -> Any:
+    text = resources.files("games.architects").joinpath("data", name).read_text("utf-8")
+    return json.loads(text)
+
+
+@cache
+def buildings() -> dict[int, dict[str, Any]]:
+    """All 43 Building cards by id (ids 41-43 are promos)."""
+    return {card["id"]: card for card in _load("buildings.json")}
+
+
+@cache
+def apprentices() -> dict[int, dict[str, Any]]:
+    """All 43 Apprentice cards by id (ids 41-43 are promos)."""
+    return {card["id"]: card for card in _load("apprentices.json")}
+
+
+@cache
+def characters() -> dict[str, dict[str, Any]]:
+    """The 10 Variable Setup characters (side 2 player boards) by name."""
+    return {card["name"]: card for card in _load("characters.json")}
+
+
+@cache
+def board() -> dict[str, Any]:
+    """Virtue track, Cathedral, Reward and Black Market cards, costs and setup numbers."""
+    return _load("board.json")
+
+
+def building(card_id: int) -> dict[str, Any]:
+    """One Building card."""
+    return buildings()[card_id]
+
+
+def apprentice(card_id: int) -> dict[str, Any]:
+    """One Apprentice card."""
+    return apprentices()[card_id]
+
+
+def base_ids(cards: dict[int, dict[str, Any]], promos: bool) -> list[int]:
+    """Ids of the cards in play: the 40 base cards, plus the promos if chosen."""
+    return sorted(cid for cid, card in cards.items() if promos or not card["promo"])

@@ -1,0 +1,203 @@
+"""The Architects of the West Kingdom Game: the protocol's entry points."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any, ClassVar
+
+from games.architects import captures, cards, opening, presentation, turn
+from games.protocol import Game, IllegalMove, Move, State
+from games.rng import GameRandom
+
+LEVELS = ("constantine", "helena")
+
+
+def _canon(move: Any) -> str:
+    return json.dumps(move, sort_keys=True)
+
+
+class Architects(Game):
+    """Architects of the West Kingdom (base game, optional promos, solo automaton)."""
+
+    kind: ClassVar[str] = "architects"
+    name: ClassVar[str] = "Architects of the West Kingdom"
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 5
+
+    # -- options -----------------------------------------------------------------------------
+    def option_fields(self) -> list[dict[str, Any]]:
+        return [
+            {"name": "variable_setup", "label": "Variable Setup (character boards)",
+             "type": "bool", "default": False},
+            {"name": "promos", "label": "Add the promo Buildings and Apprentices",
+             "type": "bool", "default": False},
+            {"name": "bot_opponent", "label": "2 players plus the Byzantine opponent",
+             "type": "bool", "default": False},
+            {"name": "solo_level", "label": "Opponent (solo / bot variant)", "type": "choice",
+             "default": "constantine", "choices": list(LEVELS)},
+        ]
+
+    def normalize_options(self, options: dict[str, Any], n_players: int) -> dict[str, Any]:
+        if not self.min_players <= n_players <= self.max_players:
+            raise IllegalMove(f"{self.name} needs 1 to 5 players")
+        known = {"variable_setup", "promos", "bot_opponent", "solo_level", "characters"}
+        unknown = set(options) - known
+        if unknown:
+            raise IllegalMove(f"unknown options: {sorted(unknown)}")
+        out: dict[str, Any] = {}
+        for key in ("variable_setup", "promos", "bot_opponent"):
+            value = options.get(key, False)
+            if not isinstance(value, bool):
+                raise IllegalMove(f"option {key} must be true or false")
+            out[key] = value
+        if out["bot_opponent"] and n_players != 2:
+            raise IllegalMove("the bot-opponent variant is for exactly 2 players")
+        level = options.get("solo_level", "constantine")
+        if level not in LEVELS:
+            raise IllegalMove(f"solo_level must be one of {list(LEVELS)}")
+        out["solo_level"] = level
+        chars = options.get("characters")
+        if chars is not None:
+            if not out["variable_setup"] or not isinstance(chars, list) or \
+                    any(c not in cards.characters() for c in chars) or \
+                    len(set(chars)) != len(chars) or len(chars) > n_players:
+                raise IllegalMove("characters must be distinct character names")
+            out["characters"] = list(chars)
+        return out
+
+    # -- protocol ----------------------------------------------------------------------------
+    def setup(self, players: list[str], options: dict[str, Any], rng: GameRandom) -> State:
+        opts = self.normalize_options(dict(options), len(players))
+        return opening.setup(players, opts, rng)
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if state["phase"] == "draft":
+            if 0 <= seat < state["n"] and not state["draft"]["picked"][seat]:
+                return [{"type": "draft", "card": c} for c in state["draft"]["pools"][seat]]
+            return []
+        if state["phase"] != "play" or not isinstance(seat, int) or not 0 <= seat < state["n"]:
+            return []
+        return turn.moves_for(state, seat)
+
+    def to_act(self, state: State) -> set[int]:
+        if state["phase"] == "draft":
+            return {i for i, done in enumerate(state["draft"]["picked"]) if not done}
+        if state["phase"] == "play":
+            return {state["current"]}
+        return set()
+
+    def apply(self, state: State, seat: int, move: Move, rng: GameRandom) -> None:
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            raise IllegalMove("a move is an object with a string 'type'")
+        if state["phase"] == "over":
+            raise IllegalMove("the game is over")
+        if seat not in self.to_act(state):
+            raise IllegalMove("it is not your turn")
+        legal = self.legal_moves(state, seat)
+        if _canon(move) not in {_canon(m) for m in legal}:
+            types = sorted({m["type"] for m in legal})
+            if move["type"] not in types:
+                raise IllegalMove(f"no {move['type']!r} move now; expected one of {types}")
+            raise IllegalMove(f"that {move['type']!r} move is not legal now "
+                              f"({len(legal)} legal moves)")
+        move = copy.deepcopy(move)
+        if state["phase"] == "draft":
+            opening.draft_pick(state, seat, move["card"], rng)
+        else:
+            turn.resolve(state, seat, move, rng)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        v = copy.deepcopy(state)
+        for i, pl in enumerate(v["players"]):
+            pl["hand_count"] = len(pl["hand"])
+            if i != seat:
+                pl["hand"] = []
+        v["deck"] = len(state["deck"])
+        v["app_deck"] = len(state["app_deck"])
+        v["rewards"] = len(state["rewards"])
+        v["rewards_box"] = len(state["rewards_box"])
+        v["bm_small"] = {"count": len(state["bm_small"]),
+                         "top": state["bm_small"][0] if state["bm_small"] else None}
+        v["bm_large"] = {"count": len(state["bm_large"]),
+                         "top": state["bm_large"][0] if state["bm_large"] else None}
+        if v["draft"] is not None:
+            pools = v["draft"]["pools"]
+            v["draft"]["pools"] = [p if i == seat else len(p) for i, p in enumerate(pools)]
+        pend = v["pending"]
+        if pend is not None and pend["kind"] == "keep" and seat != state["current"]:
+            v["pending"] = {"kind": "keep", "cards": len(pend["cards"])}
+        auto = v.get("automaton")
+        if auto is not None:
+            auto["deck"] = len(auto["deck"])
+            auto["future"] = len(auto["future"])
+        v["seat"] = seat
+        return v
+
+    def describe(self, event: dict[str, Any], seat: int | None) -> str:
+        return presentation.describe(event, seat)
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        if state["phase"] != "over":
+            return None
+        res = state["result"]
+        n = state["n"]
+        seats = [q for q in res["order"] if q < n]
+        out: dict[str, Any] = {
+            "scores": res["totals"][:n],
+            "ranking": seats,
+            "places": [res["places"][str(q)] for q in range(n)],
+            "lines": res["lines"][:n],
+            "tie_break": "most Virtue, then most Silver; still tied: shared victory",
+        }
+        if state["automaton"] is not None:
+            b = state["automaton"]["index"]
+            out["automaton"] = {"name": state["players"][b]["name"],
+                                "score": res["totals"][b], "lines": res["lines"][b],
+                                "place": res["places"][str(b)]}
+        return out
+
+    # -- presentation ------------------------------------------------------------------------
+    def move_label(self, state: State, seat: int, move: Move) -> str:
+        return presentation.label(state, move)
+
+    def summary(self, state: State, seat: int | None) -> str:
+        return presentation.summary(state, seat)
+
+    # -- checks ------------------------------------------------------------------------------
+    def check_invariants(self, state: State) -> None:
+        players = state["players"]
+        for q, pl in enumerate(players):
+            for key in ("silver", "clay", "wood", "stone", "gold", "marble", "debts",
+                        "paid_debts", "workers", "virtue", "cathedral"):
+                assert pl[key] >= 0, f"{pl['name']} has negative {key}"
+            assert pl["virtue"] <= 14
+            placed = sum(state["board"][loc][q] for loc in captures.LARGE)
+            placed += state["black_market"].count(q) + state["guildhall"].count(q)
+            placed += state["guildhall_side"].count(q) + state["prison"][q]
+            placed += sum(other["captured"][q] for other in players)
+            assert pl["workers"] + placed == opening.WORKERS, f"{pl['name']} workers not 20"
+            assert len(pl["apprentices"]) <= 6
+        assert state["tax"] >= 0
+        b_cards = list(state["deck"])
+        for pl in players:
+            b_cards += pl["hand"] + pl["buildings"]
+        if state["draft"]:
+            for pool in state["draft"]["pools"]:
+                b_cards += pool
+        if state["pending"] and state["pending"]["kind"] == "keep":
+            b_cards += state["pending"]["cards"]
+        expected = cards.base_ids(cards.buildings(), state["options"].get("promos", False))
+        if state["n"] == 1:
+            expected = [c for c in expected if c not in opening.RESOURCE_MARKETS]
+        assert sorted(b_cards) == expected, "building cards not each in one place"
+        a_cards = list(state["app_deck"]) + [c for row in state["workshop"] for c in row
+                                             if c is not None]
+        for pl in players:
+            a_cards += pl["apprentices"]
+        exp_a = cards.base_ids(cards.apprentices(), state["options"].get("promos", False))
+        assert sorted(a_cards) == exp_a, "apprentices not each in one place"
+        rewards = state["rewards"] + state["rewards_used"] + state["rewards_box"]
+        assert sorted(rewards) == list(range(11))
+        assert sorted(state["bm_small"] + state["bm_large"]) == list(range(10))
+        assert len(state["guildhall"]) <= state["guildhall_size"]

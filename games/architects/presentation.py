@@ -1,0 +1,137 @@
+"""Human text: move labels, log lines (redacted) and the email summary."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.architects import black_market, cathedral, locations
+from games.architects.automaton import scheme_name
+from games.architects.cards import apprentice, building
+
+State = dict[str, Any]
+Move = dict[str, Any]
+GUARD = {"send": "send captured Workers to Prison", "release_prison": "release from Prison",
+         "pay_debt": "pay off 1 Debt (6 Silver, 3 Tax)"}
+
+
+def goods(g: dict[str, int]) -> str:
+    """'2 wood, 1 gold'."""
+    return ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in g.items() if v) or "nothing"
+
+
+def building_name(cid: int) -> str:
+    """A Building's name."""
+    return building(cid)["name"]
+
+
+def apprentice_name(cid: int) -> str:
+    """An Apprentice's name with its id (several share a name)."""
+    card = apprentice(cid)
+    return f"{card['name']} #{cid} ({'/'.join(card['skills'])})"
+
+
+def label(state: State | None, move: Move, hidden: bool = False) -> str:
+    """A short label; ``hidden`` redacts secret cards (for other seats' logs)."""
+    t = move.get("type")
+    if t == "draft":
+        return "keeps a drafted Building card" if hidden else \
+            f"Keep {building_name(move['card'])}"
+    if t == "place":
+        loc = move["location"]
+        if loc == "mines":
+            return f"Mines: take {move['take']}"
+        if loc == "black_market":
+            text = f"Black Market space {'ABC'[move['space']]}"
+            if state is not None and move["space"] != 1:
+                text += f" ({goods(black_market.offer(state, move['space']))})"
+            return text
+        if loc == "guildhall":
+            what = "advance the Cathedral" if move.get("cathedral") else \
+                f"construct {building_name(move['build'])}"
+            return f"Guildhall: {what} paying {goods(move['pay'])}"
+        return locations.NAMES[loc]
+    if t == "trade":
+        if move["trade"] == "apprentice":
+            from games.architects.apprentices import ABILITIES
+            pay, gain = ABILITIES[move["card"]]["trade"]
+            return f"Trade {goods(pay)} for {goods(gain)}"
+        return f"Trade {goods(move['pay'])} for 1 {move['trade']}"
+    if t == "hire":
+        text = ""
+        if state is not None and state["workshop"][move["row"]][move["col"]] is not None:
+            text = " " + apprentice_name(state["workshop"][move["row"]][move["col"]])
+        text = f"Hire{text} (row {move['row'] + 1}, column {move['col'] + 1})"
+        if "discard" in move:
+            text += f", dismissing {apprentice_name(move['discard'])}"
+        return text
+    if t == "plans":
+        return "Work on Building plans (draw cards)"
+    if t == "keep":
+        return "keeps 1 Building card" if hidden else f"Keep {building_name(move['card'])}"
+    if t == "discard":
+        return "discards a Building card" if hidden else \
+            f"Discard {building_name(move['card'])}"
+    if t == "capture":
+        who = state["players"][move["player"]]["colour"] if state else f"player {move['player']}"
+        return f"Capture the {who} Workers at the {locations.NAMES[move['location']]}"
+    if t == "guard":
+        if move["action"] == "release_boards":
+            how = "5 Silver (2 Tax)" if move["by"] == "silver" else "1 Debt and 1 Virtue"
+            return f"Release Workers from other boards for {how}"
+        return GUARD[move["action"]].capitalize()
+    if t == "choose":
+        return {"gold": "Take 1 Gold", "silver": "Take 3 Silver", "marble": "Take 1 Marble",
+                "capture": "Make 1 capture", "release": "Release your captured Workers"
+                }[move["option"]]
+    if t == "dismiss":
+        return f"Dismiss {apprentice_name(move['card'])}"
+    if t == "recall":
+        return f"Return 1 Worker from the {locations.NAMES[move['location']]}"
+    if t == "pass":
+        return "Pass (no Worker can return)"
+    if t == "done":
+        return "Done"
+    return str(move)
+
+
+def describe(event: dict[str, Any], seat: int | None) -> str:
+    """One log line, with secret cards hidden from everyone but the actor."""
+    actor = event.get("actor")
+    names = event.get("names") or []
+    name = names[actor] if isinstance(actor, int) and actor < len(names) else str(actor)
+    move = (event.get("data") or {}).get("move") or {}
+    hidden = seat != actor
+    return f"{name}: {label(None, move, hidden=hidden)}"
+
+
+def summary(state: State, seat: int | None) -> str:
+    """A few plain-text lines for emails."""
+    lines = []
+    if state["phase"] == "draft":
+        lines.append("Opening draft: keep 1 Building card and pass the rest.")
+    elif state["phase"] == "play":
+        cur = state["players"][state["current"]]["name"]
+        gh = f"{len(state['guildhall'])}/{state['guildhall_size']}"
+        lines.append(f"{cur} to play. Guildhall {gh}. Tax Stand {state['tax']} Silver.")
+        if state["final_turns"] is not None:
+            lines.append("Final round!")
+    else:
+        res = state["result"]
+        lines.append("Game over: " + ", ".join(
+            f"{state['players'][q]['name']} {res['totals'][q]} VP" for q in res["order"]))
+    for q, pl in enumerate(state["players"]):
+        lines.append(
+            f"{pl['name']} ({pl['colour']}): virtue {pl['virtue']}, silver {pl['silver']}, "
+            f"clay {pl['clay']}, wood {pl['wood']}, stone {pl['stone']}, gold {pl['gold']}, "
+            f"marble {pl['marble']}, debts {pl['debts']}, workers {pl['workers']}, "
+            f"prison {state['prison'][q]}, cathedral {pl['cathedral']}, "
+            f"buildings {len(pl['buildings'])}")
+    if seat is not None and seat < state["n"]:
+        hand = state["players"][seat]["hand"]
+        lines.append("Your hand: " + (", ".join(building_name(c) for c in hand) or "empty"))
+    if state.get("automaton") and state["automaton"]["last"] is not None:
+        lines.append(f"Last Scheme: {scheme_name(state['automaton']['last'])}")
+    return "\n".join(lines)
+
+
+__all__ = ["label", "describe", "summary", "cathedral"]
