@@ -36,6 +36,10 @@ EVENT_TYPES = {
     UNDO_ANSWERED, REWOUND, FORKED, ADMIN_NOTE, GAME_ENDED,
 }
 
+# Events that never change what a player sees of the rules' state: a move made while
+# one of these was appended is not stale.
+PASSIVE = {DEADLINE_SET, REMINDER_SENT, ADMIN_NOTE, UNDO_REQUESTED, UNDO_ANSWERED}
+
 # The envelope schema version each type is written with now.
 CURRENT_V: dict[str, int] = {t: 1 for t in EVENT_TYPES}
 

@@ -77,7 +77,9 @@ class GameService:
         """Decide and append one move; ConflictError or IllegalMove on refusal."""
         table = self.load(game_id)
         if table.version != expected_version:
-            raise ConflictError(table.version)
+            if not self._only_passive_since(game_id, expected_version, table.version):
+                raise ConflictError(table.version)
+            expected_version = table.version  # a reminder or note changed nothing you saw
         if table.ended or table.outcome() is not None:
             raise IllegalMove("the game is over")
         if seat not in table.to_act():
@@ -92,6 +94,12 @@ class GameService:
         if table.outcome() is not None:
             self.end_if_over(game_id)
         return event
+
+    def _only_passive_since(self, game_id: str, seen: int, current: int) -> bool:
+        """True if every event after version ``seen`` leaves the rules' state alone."""
+        if not 1 <= seen < current:
+            return False
+        return all(e.type in ev.PASSIVE for e in self.store.iter(game_id, seen + 1, current))
 
     def end_if_over(self, game_id: str) -> Event | None:
         """Append GameEnded (revealing the secret) once the rules have an outcome."""

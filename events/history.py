@@ -1,0 +1,34 @@
+"""One readable line per event, redacted for the viewer (the rules redact moves)."""
+
+from __future__ import annotations
+
+from events import envelope as ev
+from events.envelope import Event
+from games.protocol import Game
+
+
+def describe(event: Event, game: Game, names: list[str], seat: int | None) -> str:
+    """The log line ``seat`` (None: spectator or admin view without secrets) may read."""
+    d = event.data
+    if event.type == ev.MOVE_PLAYED:
+        return game.describe({"version": event.version, "actor": d["seat"],
+                              "data": {"move": d["move"]}, "names": names}, seat)
+    if event.type == ev.GAME_CREATED:
+        return (f"{game.name} set up for {', '.join(d['names'])}; "
+                f"secret commitment {d['commitment'][:16]}…")
+    if event.type == ev.GAME_ENDED:
+        return f"Game over. Secret revealed: {d['secret']}"
+    if event.type == ev.REWOUND:
+        reason = f" ({d['reason']})" if d.get("reason") else ""
+        return f"Rewound to move {d['to']} by {d['by']}{reason}"
+    if event.type == ev.FORKED:
+        return f"Forked from game {d['from']} at move {d['at']}"
+    if event.type == ev.ADMIN_NOTE:
+        return f"Note: {d['text']}"
+    if event.type == ev.REMINDER_SENT:
+        return f"Reminder sent to {names[d['seat']]}"
+    if event.type == ev.DEADLINE_SET:
+        return f"Deadline set for {names[d['seat']]}: {d['deadline']}"
+    if event.type == ev.TIMED_OUT:
+        return f"{names[d['seat']]} ran out of time"
+    return event.type

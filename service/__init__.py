@@ -1,0 +1,62 @@
+"""The Ravenpost web service: ``create_app()`` builds everything (Flask app factory)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Flask
+
+log = logging.getLogger(__name__)
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Defaults, then the environment, then ``config``; then connections and blueprints.
+
+    Tests pass ``{"REDIS_CLIENT": fakeredis.FakeRedis(decode_responses=True)}`` and get
+    jobs run inline; production passes nothing and reads ``REDIS_URL`` and friends.
+    """
+    # Imported here so that `worker` can use `service.links` without an import cycle.
+    from service import config as cfg
+    from worker.runtime import Runtime, set_runtime, templates_dir
+
+    app = Flask(__name__, template_folder=str(templates_dir()))
+    app.config.from_mapping(cfg.DEFAULTS)
+    app.config.from_mapping(cfg.from_environment())
+    if config:
+        app.config.from_mapping(config)
+    cfg.check(app.config)
+    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
+    app.config["SESSION_COOKIE_HTTPONLY"] = True
+
+    client = app.config.get("REDIS_CLIENT")
+    rq_client = None
+    if client is None:
+        from service.redis_setup import connect, durability_problems
+        url = app.config["REDIS_URL"]
+        if not url:
+            raise cfg.ConfigError("REDIS_URL is not set (`ravenpost serve` starts an embedded "
+                                  "Redis and sets it for you)")
+        client = connect(url)
+        if not app.config["RUN_JOBS_INLINE"]:
+            rq_client = connect(url, decode=False)
+        if app.config["CHECK_REDIS"]:
+            for problem in durability_problems(client):
+                log.warning("Redis at %s: %s", url, problem)
+                app.config.setdefault("REDIS_PROBLEMS", []).append(problem)
+    runtime = Runtime(dict(app.config), client, rq_client, mail=app.config.get("MAIL"))
+    app.extensions["ravenpost"] = runtime
+    if rq_client is None:
+        set_runtime(runtime)  # inline jobs run against this app's connections
+
+    from service import api, csrf, devmail, errors, lobby, openapi, play
+    errors.register(app)
+    csrf.register(app)
+    app.register_blueprint(lobby.bp)
+    app.register_blueprint(play.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(api.admin_bp)
+    app.register_blueprint(openapi.bp)
+    if app.config["DEV_MAIL"] is not False and app.config["MAIL_BACKEND"] == "outbox":
+        app.register_blueprint(devmail.bp)
+    return app

@@ -1,0 +1,218 @@
+"""The ``ravenpost`` command: serve, worker, admin tools and random-bot games."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import click
+
+
+def _admin_runtime():
+    from service.config import DEFAULTS, from_environment
+    from service.redis_setup import connect
+    from worker.runtime import Runtime
+    config = {**DEFAULTS, **from_environment()}
+    if not config.get("REDIS_URL"):
+        sock = Path(os.environ.get("RAVENPOST_DATA_DIR", "var")).resolve() / "redis.sock"
+        if not sock.exists():
+            raise click.ClickException("set REDIS_URL (or run this beside `ravenpost serve`)")
+        config["REDIS_URL"] = f"unix://{sock}"
+    return Runtime(config, connect(config["REDIS_URL"]))
+
+
+@click.group()
+def main() -> None:
+    """Ravenpost: slow board games played by email."""
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5000, show_default=True, type=int)
+@click.option("--data-dir", default="var", show_default=True,
+              help="Where the embedded Redis keeps its data and append-only file.")
+@click.option("--workers", default=1, show_default=True, type=int, help="RQ worker processes.")
+def serve(host: str, port: int, data_dir: str, workers: int) -> None:
+    """Run the web server, RQ workers and (without REDIS_URL) an embedded Redis."""
+    from service.redis_setup import EmbeddedRedis
+    env = dict(os.environ)
+    embedded = None
+    if not env.get("REDIS_URL"):
+        embedded = EmbeddedRedis(data_dir).start()
+        env["REDIS_URL"] = embedded.url
+        click.echo(f"embedded Redis: data in {embedded.data_dir} (append-only, fsync always)")
+    env.setdefault("BASE_URL", f"http://{host}:{port}")
+    env["RAVENPOST_DATA_DIR"] = str(Path(data_dir).resolve())
+    procs = [subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--worker-class",
+         "gthread", "--threads", "8", "--access-logfile", "-", "service.wsgi:app"], env=env)]
+    procs += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env)
+              for _ in range(workers)]
+    click.echo(f"Ravenpost on http://{host}:{port}/  (outbox: /dev/mail)  Ctrl-C stops it all")
+
+    stopping = False
+
+    def stop(*_):
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        while not stopping and all(p.poll() is None for p in procs):
+            time.sleep(0.3)
+    except KeyboardInterrupt:
+        pass
+    for p in procs:
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+    for p in procs:
+        try:
+            p.wait(15)
+        except subprocess.TimeoutExpired:
+            p.kill()
+    if embedded:
+        embedded.stop()
+    click.echo("stopped")
+
+
+@main.command()
+@click.option("--burst", is_flag=True, help="Run the queued jobs, then exit.")
+def worker(burst: bool) -> None:
+    """Run an RQ worker (with its scheduler) for projection, emails and deadlines."""
+    from rq import Queue, Worker
+
+    from worker import jobs
+    from worker.queue import QUEUE_NAME
+    from worker.runtime import runtime
+    rt = runtime()
+    queue = Queue(QUEUE_NAME, connection=rt.rq_redis)
+    rt.enqueuer.enqueue(jobs.sweep, job_id="sweep")
+    Worker([queue], connection=rt.rq_redis).work(with_scheduler=True, burst=burst)
+
+
+@main.group()
+def admin() -> None:
+    """Inspect and repair games (needs REDIS_URL)."""
+
+
+@admin.command("history")
+@click.argument("game_id")
+def admin_history(game_id: str) -> None:
+    """Print every event of a game."""
+    from events.history import describe
+    rt = _admin_runtime()
+    table = rt.games.load(game_id)
+    for e in rt.store.iter(game_id):
+        click.echo(f"{e.version:>5}  {e.at}  {e.actor:<8} {e.type:<12} "
+                   f"{describe(e, table.game, table.names, None)}")
+
+
+@admin.command("state")
+@click.argument("game_id")
+@click.option("--at", type=int, default=None, help="Rebuild at this version.")
+def admin_state(game_id: str, at: int | None) -> None:
+    """Print the full state (as JSON) at a version."""
+    table = _admin_runtime().games.load(game_id, at=at)
+    click.echo(json.dumps({"version": table.version, "to_act": sorted(table.to_act()),
+                           "ended": table.ended, "state": table.state}, indent=2))
+
+
+@admin.command("verify")
+@click.argument("game_id")
+def admin_verify(game_id: str) -> None:
+    """Check the hash chain and that the events fold from scratch."""
+    rt = _admin_runtime()
+    ok, count, problem = rt.store.verify(game_id)
+    if ok:
+        rt.games.replayer.load(game_id, use_snapshot=False)
+    click.echo(f"{'ok' if ok else 'BROKEN'}: {count} events {problem}")
+    sys.exit(0 if ok else 1)
+
+
+@admin.command("rewind")
+@click.argument("game_id")
+@click.argument("to", type=int)
+@click.option("--reason", default="", help="Why (kept in the history).")
+def admin_rewind(game_id: str, to: int, reason: str) -> None:
+    """Append Rewound{to}: play continues from version TO."""
+    rt = _admin_runtime()
+    event = rt.games.rewind(game_id, to, reason, "admin")
+    rt.redis.sadd("rp:dirty", game_id)
+    click.echo(f"rewound to {to}; the game is now at version {event.version}")
+
+
+@admin.command("fork")
+@click.argument("game_id")
+@click.argument("at", type=int)
+def admin_fork(game_id: str, at: int) -> None:
+    """Copy events 1..AT into a new game."""
+    rt = _admin_runtime()
+    click.echo(rt.games.fork(game_id, at, "admin"))
+
+
+@main.group()
+def bots() -> None:
+    """Random legal-move bots."""
+
+
+@bots.command("play")
+@click.argument("kind")
+@click.option("--players", "n_players", type=int, required=True)
+@click.option("--games", "n_games", type=int, default=1, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--options", "options_json", default="{}", help="Game options as JSON.")
+def bots_play(kind: str, n_players: int, n_games: int, seed: int, options_json: str) -> None:
+    """Play whole games through the event store (REDIS_URL, else a temporary Redis)."""
+    from events.gameplay import GameService
+    from events.store import EventStore
+    from games.protocol import IllegalMove
+    from service.redis_setup import EmbeddedRedis, connect
+    url, embedded = os.environ.get("REDIS_URL"), None
+    if not url:
+        embedded = EmbeddedRedis(tempfile.mkdtemp(prefix="ravenpost-bots-")).start()
+        url = embedded.url
+    service = GameService(EventStore(connect(url)))
+    chooser = random.Random(seed)
+    moves = errors = finished = 0
+    started = time.perf_counter()
+    try:
+        with click.progressbar(range(n_games), label=f"{kind} x{n_players}",
+                               file=sys.stderr) as bar:
+            for i in bar:
+                players = [{"name": f"Bot {s + 1}", "email": ""} for s in range(n_players)]
+                table = service.create(kind, players, json.loads(options_json))
+                gid = table.game_id
+                try:
+                    while not table.ended:
+                        seat = chooser.choice(sorted(table.to_act()))
+                        move = chooser.choice(table.game.legal_moves(table.state, seat))
+                        service.play(gid, seat, move, table.version)
+                        moves += 1
+                        table = service.load(gid)
+                    rebuilt = service.replayer.load(gid, use_snapshot=False)
+                    if rebuilt.state != table.state or not service.store.verify(gid)[0]:
+                        raise AssertionError("rebuild differs from the live state")
+                    finished += 1
+                except (IllegalMove, AssertionError, RuntimeError, IndexError) as exc:
+                    errors += 1
+                    click.echo(f"\ngame {i} ({gid}): {type(exc).__name__}: {exc}", err=True)
+    finally:
+        if embedded:
+            embedded.stop()
+    elapsed = time.perf_counter() - started
+    click.echo(json.dumps({"kind": kind, "players": n_players, "games": n_games,
+                           "finished": finished, "moves": moves, "errors": errors,
+                           "mean_moves": round(moves / max(n_games, 1), 1),
+                           "seconds_per_game": round(elapsed / max(n_games, 1), 3)}))
+    sys.exit(1 if errors else 0)
+
+
+if __name__ == "__main__":
+    main()

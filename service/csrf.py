@@ -1,0 +1,31 @@
+"""CSRF protection for the HTML forms: a random token in the signed session cookie."""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+
+from flask import Flask, abort, request, session
+
+FIELD = "csrf_token"
+
+
+def token() -> str:
+    """The session's CSRF token (made on first use)."""
+    if FIELD not in session:
+        session[FIELD] = secrets.token_urlsafe(24)
+    return session[FIELD]
+
+
+def register(app: Flask) -> None:
+    app.jinja_env.globals["csrf_token"] = token
+
+    @app.before_request
+    def check() -> None:
+        # The JSON API authenticates with bearer tokens, not cookies: no CSRF there.
+        if request.method != "POST" or request.path.startswith("/api/"):
+            return
+        sent = request.form.get(FIELD, "")
+        if not sent or not hmac.compare_digest(sent, session.get(FIELD, "")):
+            abort(400, "The form has expired or did not come from this site; "
+                       "reload the page and try again.")

@@ -1,0 +1,71 @@
+"""Errors are handled in one place: JSON under /api, a page for people; never a trace."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, jsonify, render_template, request
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from events.store import ConflictError, UnknownGame
+from games.protocol import IllegalMove
+from service.links import LinkError
+
+log = logging.getLogger(__name__)
+
+
+class ApiError(Exception):
+    """An error with a status and a JSON body of its own."""
+
+    def __init__(self, status: int, error: str, message: str, **extra) -> None:
+        super().__init__(message)
+        self.status, self.error, self.message, self.extra = status, error, message, extra
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def _reply(status: int, error: str, message: str, **extra):
+    if _wants_json():
+        return jsonify({"error": error, "message": message, **extra}), status
+    return render_template("error.html", status=status, error=error, message=message,
+                           extra=extra), status
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def api_error(exc: ApiError):
+        return _reply(exc.status, exc.error, exc.message, **exc.extra)
+
+    @app.errorhandler(ValidationError)
+    def bad_input(exc: ValidationError):
+        return _reply(400, "bad_request", "The request is malformed.", fields=exc.messages)
+
+    @app.errorhandler(IllegalMove)
+    def illegal(exc: IllegalMove):
+        return _reply(422, "illegal_move", exc.reason, reason=exc.reason)
+
+    @app.errorhandler(ConflictError)
+    def conflict(exc: ConflictError):
+        return _reply(409, "conflict", "The game has moved on since you looked; "
+                      "here is the current position.", version=exc.version)
+
+    @app.errorhandler(LinkError)
+    def bad_link(exc: LinkError):
+        return _reply(exc.status, "bad_token", exc.message)
+
+    @app.errorhandler(UnknownGame)
+    def unknown_game(exc: UnknownGame):
+        return _reply(404, "not_found", "There is no such game.")
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        return _reply(exc.code or 500, exc.name.lower().replace(" ", "_"), exc.description or "")
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception):
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        return _reply(500, "internal_error",
+                      "Something went wrong on our side; nothing was changed. Please try again.")

@@ -1,0 +1,79 @@
+"""Signed links and tokens (itsdangerous): who a request is, for which game and seat.
+
+Three purposes, each with its own salt so one can never stand in for another:
+``act`` (the one-shot link in a turn email, tied to the version it was sent for),
+``play`` (a player's personal page, many uses) and ``api`` (a player's API bearer token).
+One-shot links are burned in Redis (``SET NX``) by the request that uses them.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+from events.store import key
+
+PURPOSES = ("act", "play", "api", "mute")
+
+
+class LinkError(Exception):
+    """A token that is tampered, expired, of the wrong kind or already used."""
+
+    def __init__(self, message: str, status: int = 403) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Link:
+    game_id: str
+    seat: int
+    purpose: str
+    version: int | None = None
+    nonce: str = ""
+
+
+class Links:
+    """Makes and checks tokens with the app's secret key."""
+
+    def __init__(self, secret_key: str, max_age: int, play_max_age: int) -> None:
+        self._secret = secret_key
+        self.max_age = {"act": max_age, "play": play_max_age, "api": play_max_age,
+                        "mute": play_max_age}
+
+    def _serializer(self, purpose: str) -> URLSafeTimedSerializer:
+        return URLSafeTimedSerializer(self._secret, salt=f"ravenpost-link-{purpose}")
+
+    def make(self, game_id: str, seat: int, purpose: str, version: int | None = None) -> str:
+        payload = {"g": game_id, "s": seat}
+        if purpose == "act":
+            payload |= {"v": version, "n": secrets.token_urlsafe(8)}
+        return self._serializer(purpose).dumps(payload)
+
+    def check(self, token: str, purpose: str) -> Link:
+        """The link a token stands for; LinkError if it is not valid for ``purpose``."""
+        try:
+            data = self._serializer(purpose).loads(token, max_age=self.max_age[purpose])
+        except SignatureExpired:
+            raise LinkError("This link has expired. A fresh one comes with your next turn "
+                            "email, or ask the game's organiser.", 403) from None
+        except BadSignature:
+            raise LinkError("This link is not valid (it may have been cut or altered).",
+                            403) from None
+        if not isinstance(data, dict) or not isinstance(data.get("g"), str) \
+                or not isinstance(data.get("s"), int):
+            raise LinkError("This link is not valid.", 403)
+        return Link(data["g"], data["s"], purpose, data.get("v"), data.get("n", ""))
+
+
+def burn(redis_client, link: Link, ttl: int) -> bool:
+    """Mark a one-shot link used; False if it was used before."""
+    return bool(redis_client.set(key(link.game_id, f"used:{link.nonce}"), "1", nx=True, ex=ttl))
+
+
+def unburn(redis_client, link: Link) -> None:
+    """Give a one-shot link back when the move it carried was refused (nothing happened)."""
+    redis_client.delete(key(link.game_id, f"used:{link.nonce}"))

@@ -1,0 +1,72 @@
+"""The lobby: list games and start a new one from a form."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, redirect, render_template, request, url_for
+from marshmallow import ValidationError
+
+from events.store import key
+from games import registry
+from games.protocol import IllegalMove
+from service import schemas
+from service.api import create_game
+from service.current import rt
+
+bp = Blueprint("lobby", __name__)
+
+
+def _games(limit: int = 50) -> list[dict]:
+    runtime = rt()
+    ids = runtime.redis.zrevrange("rp:lobby", 0, limit - 1)
+    summaries = runtime.redis.mget([key(g, "summary") for g in ids]) if ids else []
+    return [json.loads(s) for s in summaries if s]
+
+
+def _options_from_form(game, form) -> dict:
+    options = {}
+    for f in game.option_fields():
+        raw = form.get(f"opt_{f['name']}")
+        if f["type"] == "bool":
+            options[f["name"]] = raw == "on"
+        elif raw not in (None, ""):
+            options[f["name"]] = int(raw) if f["type"] == "int" else raw
+    return options
+
+
+@bp.get("/")
+def index():
+    return render_template("lobby.html", kinds=registry.kinds(), games=_games(),
+                           error=None, form={})
+
+
+@bp.post("/games")
+def create():
+    form = request.form
+    kind = form.get("game", "")
+    players = []
+    for i in range(12):
+        name, email = form.get(f"name{i}", "").strip(), form.get(f"email{i}", "").strip()
+        if name or email:
+            players.append({"name": name, "email": email, "tz": form.get(f"tz{i}") or "UTC"})
+    deadline = form.get("deadline_hours", "").strip()
+    try:
+        game = registry.get(kind)
+        data = schemas.CreateGameIn().load({
+            "game": kind, "players": players, "options": _options_from_form(game, form),
+            "deadline_hours": int(deadline) if deadline else None})
+        table = create_game(data)
+    except (KeyError, ValueError, ValidationError, IllegalMove) as exc:
+        message = exc.reason if isinstance(exc, IllegalMove) else (
+            "Please check the form: " + (json.dumps(exc.messages) if isinstance(
+                exc, ValidationError) else "choose a game and fill in every player."))
+        return render_template("lobby.html", kinds=registry.kinds(), games=_games(),
+                               error=message, form=form), 400
+    return redirect(url_for("lobby.created", game_id=table.game_id))
+
+
+@bp.get("/games/<game_id>")
+def created(game_id: str):
+    table = rt().games.load(game_id)
+    return render_template("created.html", table=table, game=table.game)

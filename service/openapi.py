@@ -1,0 +1,79 @@
+"""The OpenAPI document of the JSON API, built from the marshmallow schemas."""
+
+from __future__ import annotations
+
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from flask import Blueprint, jsonify
+
+from service import schemas
+
+bp = Blueprint("openapi", __name__)
+
+GAME = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+
+
+def _json(schema: str) -> dict:
+    return {"content": {"application/json": {"schema": schema}}}
+
+
+def _responses(ok: tuple[int, str, str], *errors: int) -> dict:
+    text = {400: "Malformed input", 401: "No token", 403: "Bad or foreign token",
+            404: "No such game", 409: "Stale expected_version",
+            422: "Illegal move (the rules' reason)"}
+    out = {str(ok[0]): {"description": ok[1], **_json(ok[2])}}
+    for code in errors:
+        out[str(code)] = {"description": text[code], **_json("ErrorOut")}
+    return out
+
+
+def build() -> dict:
+    spec = APISpec(title="Ravenpost", version="1.0.0", openapi_version="3.0.3",
+                   plugins=[MarshmallowPlugin()],
+                   info={"description": "Slow board games by email: the JSON API."})
+    spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    for name in ("KindOut", "CreateGameIn", "CreatedOut", "GameOut", "MoveIn", "MovedOut",
+                 "HistoryOut", "ErrorOut", "RewindIn", "ForkIn", "VerifyOut"):
+        spec.components.schema(name, schema=getattr(schemas, name))
+    sec = [{"bearer": []}]
+    spec.path("/api/v1/kinds", operations={"get": {
+        "summary": "The game kinds on offer", "responses": {"200": {
+            "description": "Kinds", "content": {"application/json": {"schema": {
+                "type": "array", "items": "KindOut"}}}}}}})
+    spec.path("/api/v1/games", operations={"post": {
+        "summary": "Create a game and email the invitations; with the admin bearer token "
+                   "each seat also gets its API token.",
+        "requestBody": _json("CreateGameIn"), "security": [{}, {"bearer": []}],
+        "responses": _responses((201, "Created", "CreatedOut"), 400, 422)}})
+    spec.path("/api/v1/games/{game_id}", operations={"get": {
+        "summary": "Your view of the game", "parameters": [GAME], "security": sec,
+        "responses": _responses((200, "The game", "GameOut"), 401, 403, 404)}})
+    spec.path("/api/v1/games/{game_id}/moves", operations={"post": {
+        "summary": "Play a move", "parameters": [GAME], "security": sec,
+        "requestBody": _json("MoveIn"),
+        "responses": _responses((201, "Applied", "MovedOut"), 400, 401, 403, 404, 409, 422)}})
+    spec.path("/api/v1/games/{game_id}/history", operations={"get": {
+        "summary": "The log, redacted for you", "parameters": [GAME], "security": sec,
+        "responses": _responses((200, "History", "HistoryOut"), 401, 403, 404)}})
+    at = {"name": "at", "in": "query", "required": False, "schema": {"type": "integer"}}
+    spec.path("/api/v1/admin/games/{game_id}/state", operations={"get": {
+        "summary": "Admin: the full state at version N", "parameters": [GAME, at],
+        "security": sec, "responses": {"200": {"description": "State"}}}})
+    spec.path("/api/v1/admin/games/{game_id}/verify", operations={"get": {
+        "summary": "Admin: check the hash chain and that the events fold",
+        "parameters": [GAME], "security": sec,
+        "responses": _responses((200, "Result", "VerifyOut"), 401, 403, 404)}})
+    spec.path("/api/v1/admin/games/{game_id}/rewind", operations={"post": {
+        "summary": "Admin: rewind to version N (appends Rewound)", "parameters": [GAME],
+        "security": sec, "requestBody": _json("RewindIn"),
+        "responses": _responses((201, "Rewound", "MovedOut"), 400, 401, 403, 404, 422)}})
+    spec.path("/api/v1/admin/games/{game_id}/fork", operations={"post": {
+        "summary": "Admin: copy events 1..at into a new game", "parameters": [GAME],
+        "security": sec, "requestBody": _json("ForkIn"),
+        "responses": {"201": {"description": "The new game's id"}}}})
+    return spec.to_dict()
+
+
+@bp.get("/api/openapi.json")
+def openapi_json():
+    return jsonify(build())

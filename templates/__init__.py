@@ -1,0 +1,1 @@
+"""Jinja templates, installed as the package data of ``service.templates``."""

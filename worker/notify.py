@@ -1,0 +1,125 @@
+"""Turn, reminder and game-over emails: compose from templates, send once.
+
+"Once" is kept by a per-notice marker: ``SET mailed:<version>:<seat> sending NX`` with a
+lease before sending, ``sent`` after.  A retried or duplicated job finds ``sent`` and
+stops; a job that crashed mid-send leaves a lease that expires, so the mail is retried
+rather than lost.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from events.store import key
+from worker.mail import Email
+from worker.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+LEASE_SECONDS = 600
+
+
+def _local_time(iso: str | None, tz: str | None) -> str | None:
+    if not iso:
+        return None
+    try:
+        zone = ZoneInfo(tz or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    return datetime.fromisoformat(iso).astimezone(zone).strftime("%A %d %B %Y, %H:%M %Z")
+
+
+def _send_once(rt: Runtime, marker: str, build) -> bool:
+    """Send the email ``build()`` makes unless ``marker`` says it went already."""
+    if rt.redis.get(marker) == "sent":
+        return False
+    if not rt.redis.set(marker, "sending", nx=True, ex=LEASE_SECONDS):
+        return False  # another job holds the lease right now
+    try:
+        email = build()
+        if email is not None:
+            rt.mail.send(email)
+    except BaseException:
+        rt.redis.delete(marker)
+        raise
+    rt.redis.set(marker, "sent")
+    return email is not None
+
+
+def _seat_info(rt: Runtime, game_id: str, seat: int) -> dict:
+    seats = rt.store.get_json(game_id, "seats") or []
+    return seats[seat] if seat < len(seats) else {"seat": seat, "name": f"Seat {seat}"}
+
+
+def _common(rt: Runtime, game_id: str, seat: int) -> dict:
+    info = _seat_info(rt, game_id, seat)
+    return {
+        "player": info, "game_id": game_id,
+        "play_url": rt.url(f"/play/{rt.links.make(game_id, seat, 'play')}"),
+        "mute_url": rt.url(f"/mute/{rt.links.make(game_id, seat, 'mute')}"),
+    }
+
+
+def _render(rt: Runtime, name: str, subject: str, to: str, mail_key: str, context: dict,
+            mute_url: str) -> Email:
+    text = rt.emails.get_template(f"email/{name}.txt").render(**context)
+    html = rt.emails.get_template(f"email/{name}.html").render(**context)
+    return Email(to=to, subject=subject, text=text, html=html, key=mail_key,
+                 headers={"List-Unsubscribe": f"<{mute_url}>"})
+
+
+def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool = False) -> bool:
+    """Email ``seat`` that its turn (begun at ``version``) is waiting; once per turn."""
+    kind = "remind" if reminder else "turn"
+    marker = key(game_id, f"mailed:{kind}:{version}:{seat}")
+
+    def build() -> Email | None:
+        info = _seat_info(rt, game_id, seat)
+        awaiting = rt.redis.hget(key(game_id, "awaiting"), str(seat))
+        table = rt.games.load(game_id)
+        is_turn = awaiting is not None and json.loads(awaiting)["version"] == version
+        if not info.get("email") or info.get("muted"):
+            return None
+        if reminder and not is_turn:
+            return None  # the player moved in time
+        if not is_turn and version != 1:
+            return None  # the turn passed before the mail went out; nothing to say
+        deadline = json.loads(awaiting).get("deadline") if awaiting else None
+        ctx = _common(rt, game_id, seat) | {
+            "game": table.game, "table": table, "seat": seat, "is_turn": is_turn,
+            "invitation": version == 1, "reminder": reminder,
+            "act_url": rt.url(f"/m/{rt.links.make(game_id, seat, 'act', table.version)}"),
+            "summary": table.game.summary(table.state, seat),
+            "view": table.game.view(table.state, seat), "names": table.names,
+            "deadline": _local_time(deadline, info.get("tz")),
+        }
+        name = table.game.name
+        subject = (f"Reminder: your move in {name}" if reminder else
+                   f"Your move in {name}" if is_turn else f"You are invited to play {name}")
+        return _render(rt, "turn", subject, info["email"], f"{kind}:{game_id}:{version}:{seat}",
+                       ctx, ctx["mute_url"])
+
+    return _send_once(rt, marker, build)
+
+
+def send_ended(rt: Runtime, game_id: str, seat: int) -> bool:
+    """Email ``seat`` the final result and the revealed secret; once per game."""
+    marker = key(game_id, f"mailed:ended:{seat}")
+
+    def build() -> Email | None:
+        info = _seat_info(rt, game_id, seat)
+        if not info.get("email") or info.get("muted"):
+            return None
+        table = rt.games.load(game_id)
+        ctx = _common(rt, game_id, seat) | {
+            "game": table.game, "table": table, "seat": seat, "names": table.names,
+            "outcome": table.outcome(), "secret": (table.revealed_secrets or [""])[-1],
+            "summary": table.game.summary(table.state, seat),
+        }
+        return _render(rt, "ended", f"Game over: {table.game.name}", info["email"],
+                       f"ended:{game_id}:{seat}", ctx, ctx["mute_url"])
+
+    return _send_once(rt, marker, build)

@@ -1,0 +1,142 @@
+"""Projection: fold new events into read models and decide who must be emailed.
+
+Read models per game (all in the game's hash slot): ``projected`` (the last version
+folded), ``awaiting`` (seat -> the version at which its current turn began, and its
+deadline), ``summary`` (for the lobby) and the snapshot.  The order below matters for
+"nothing lost, nothing twice": notification jobs are enqueued *before* the new
+``awaiting`` and ``projected`` are stored, so a crash in between only repeats work that
+the notification job itself deduplicates.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from events import envelope as ev
+from events.replay import Table
+from events.store import DIRTY, key
+from worker.runtime import Runtime
+
+LOBBY = "rp:lobby"  # sorted set: game id -> last update time
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One email to send: a turn (or invitation) for ``seat`` that began at ``version``."""
+
+    kind: str  # "turn" or "ended"
+    version: int
+    seat: int
+    deadline: str | None = None
+
+
+def summary_of(table: Table) -> dict[str, Any]:
+    """What the lobby lists about a game."""
+    outcome = table.outcome() if table.ended else None
+    return {
+        "id": table.game_id, "kind": table.kind, "name": table.game.name,
+        "version": table.version, "names": table.names,
+        "to_act": sorted(table.to_act()), "ended": table.ended, "outcome": outcome,
+        "updated": ev.now(),
+    }
+
+
+def project_game(rt: Runtime, game_id: str) -> list[Notice]:
+    """Bring the read models of one game up to its stream; return the notices due."""
+    lock = key(game_id, "projecting")
+    token = secrets.token_hex(8)
+    if not rt.redis.set(lock, token, nx=True, ex=120):
+        return []  # another worker is on it; the sweep catches anything left over
+    try:
+        notices: list[Notice] = []
+        while True:
+            batch = _project_once(rt, game_id)
+            notices += batch
+            if rt.store.version(game_id) <= int(rt.redis.get(key(game_id, "projected")) or 0):
+                break
+        return notices
+    finally:
+        if rt.redis.get(lock) == token:
+            rt.redis.delete(lock)
+
+
+def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
+    from worker import jobs  # jobs import this module
+
+    projected = int(rt.redis.get(key(game_id, "projected")) or 0)
+    last = rt.store.version(game_id)
+    if projected >= last:
+        rt.redis.srem(DIRTY, game_id)
+        return []
+    table = rt.replayer.load(game_id, at=projected) if projected else None
+    awaiting = {int(s): json.loads(v) for s, v in
+                rt.redis.hgetall(key(game_id, "awaiting")).items()}
+    settings = rt.store.get_json(game_id, "settings") or {}
+    hours = settings.get("deadline_hours")
+    notices: list[Notice] = []
+    snapshot_from = table.version if table else 0
+    for event in rt.store.iter(game_id, projected + 1, last):
+        table = rt.replayer.evolve(table, game_id, event)
+        to_act = table.to_act()
+        for seat in [s for s in awaiting if s not in to_act]:
+            del awaiting[seat]
+        if event.type == ev.GAME_CREATED:
+            for seat in range(len(table.names)):
+                notices.append(Notice("turn", event.version, seat))
+        for seat in sorted(to_act - set(awaiting)):
+            deadline = None
+            if hours:
+                deadline = (datetime.now(UTC) + timedelta(hours=hours)).isoformat()
+            awaiting[seat] = {"version": event.version, "deadline": deadline}
+            if event.type != ev.GAME_CREATED:
+                notices.append(Notice("turn", event.version, seat, deadline))
+            elif deadline:
+                notices = [n if n.seat != seat or n.version != event.version
+                           else Notice("turn", event.version, seat, deadline) for n in notices]
+        if event.type == ev.GAME_ENDED:
+            notices += [Notice("ended", event.version, s) for s in range(len(table.names))]
+    assert table is not None
+    if not table.ended and table.outcome() is not None:
+        rt.games.end_if_over(game_id)  # the web process died before recording the end
+    for notice in notices:
+        if notice.kind == "turn":
+            rt.enqueuer.enqueue(jobs.notify, game_id, notice.version, notice.seat,
+                                job_id=f"notify:{game_id}:{notice.version}:{notice.seat}")
+            if notice.deadline:
+                delay = datetime.fromisoformat(notice.deadline) - datetime.now(UTC)
+                rt.enqueuer.enqueue(jobs.remind, game_id, notice.version, notice.seat,
+                                    job_id=f"remind:{game_id}:{notice.version}:{notice.seat}",
+                                    delay=delay)
+        else:
+            rt.enqueuer.enqueue(jobs.notify_end, game_id, notice.seat,
+                                job_id=f"ended:{game_id}:{notice.seat}")
+    pipe = rt.redis.pipeline(transaction=True)
+    pipe.delete(key(game_id, "awaiting"))
+    if awaiting:
+        pipe.hset(key(game_id, "awaiting"),
+                  mapping={str(s): json.dumps(v) for s, v in awaiting.items()})
+    pipe.set(key(game_id, "summary"), json.dumps(summary_of(table)))
+    pipe.set(key(game_id, "projected"), table.version)
+    pipe.zadd(LOBBY, {game_id: time.time()})
+    pipe.execute()
+    if table.version - snapshot_from >= rt.config["SNAPSHOT_EVERY"] or table.ended:
+        rt.replayer.write_snapshot(table)
+    if rt.store.version(game_id) == table.version:
+        rt.redis.srem(DIRTY, game_id)
+    return notices
+
+
+def lagging_games(rt: Runtime) -> list[str]:
+    """Games marked dirty whose projection is behind the stream."""
+    lagging = []
+    for game_id in rt.redis.smembers(DIRTY):
+        if int(rt.redis.get(key(game_id, "projected")) or 0) < rt.store.version(game_id):
+            lagging.append(game_id)
+        else:
+            rt.redis.srem(DIRTY, game_id)
+    return lagging

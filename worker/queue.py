@@ -1,0 +1,49 @@
+"""Enqueueing jobs with deterministic ids, on RQ or (tests, bots) inline."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+QUEUE_NAME = "ravenpost"
+
+
+class Enqueuer:
+    """Puts jobs on the RQ queue, or runs them at once when there is no RQ connection."""
+
+    def __init__(self, rq_redis=None, inline_runtime=None) -> None:
+        self._rq_redis = rq_redis
+        self._inline = inline_runtime
+        self._queue = None
+
+    @property
+    def queue(self):
+        if self._queue is None and self._rq_redis is not None:
+            from rq import Queue
+            self._queue = Queue(QUEUE_NAME, connection=self._rq_redis)
+        return self._queue
+
+    def enqueue(self, func: Callable[..., Any], *args: Any, job_id: str,
+                delay: timedelta | None = None) -> None:
+        """Enqueue ``func(*args)`` under ``job_id``; a job id already waiting is kept."""
+        if self.queue is None:
+            if delay is None:  # inline mode runs what is due now; timers are not simulated
+                from worker.runtime import set_runtime
+                set_runtime(self._inline)
+                func(*args)
+            return
+        from rq.job import Job, JobStatus
+        existing = Job.fetch(job_id, connection=self._rq_redis) if Job.exists(
+            job_id, connection=self._rq_redis) else None
+        if existing is not None and existing.get_status(refresh=True) in (
+                JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED):
+            return  # the same work is already waiting
+        if delay is None:
+            self.queue.enqueue(func, *args, job_id=job_id, result_ttl=3600,
+                               failure_ttl=7 * 24 * 3600)
+        else:
+            self.queue.enqueue_in(delay, func, *args, job_id=job_id, result_ttl=3600)

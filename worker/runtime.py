@@ -1,0 +1,95 @@
+"""Everything a job needs, built once per process from the configuration.
+
+RQ jobs are plain functions with plain arguments (ids, not objects); each reloads what
+it needs through the process's :class:`Runtime`.  The web app builds its own Runtime and,
+in tests, runs jobs inline against it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import redis
+
+from events.gameplay import GameService
+from events.replay import Replayer
+from events.store import EventStore
+from service.links import Links
+from worker.mail import MailBackend, make_backend
+from worker.queue import Enqueuer
+
+
+def templates_dir() -> Path:
+    """Where the Jinja templates are (installed with the package as service.templates)."""
+    from importlib import resources
+    return Path(str(resources.files("service.templates")))
+
+
+def jinja_env() -> jinja2.Environment:
+    """A template environment for emails, with autoescaping for HTML."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(templates_dir()),
+        autoescape=jinja2.select_autoescape(["html", "xml"]),
+        trim_blocks=True, lstrip_blocks=True,
+    )
+
+
+@dataclass
+class Runtime:
+    """Connections and services of one process."""
+
+    config: dict[str, Any]
+    redis: redis.Redis  # decode_responses=True
+    rq_redis: redis.Redis | None = None  # raw bytes, for RQ; None: run jobs inline
+    mail: MailBackend | None = None
+    store: EventStore = field(init=False)
+    games: GameService = field(init=False)
+    links: Links = field(init=False)
+    emails: jinja2.Environment = field(init=False)
+    enqueuer: Enqueuer = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.store = EventStore(self.redis)
+        self.games = GameService(self.store)
+        self.links = Links(self.config["SECRET_KEY"], self.config["LINK_MAX_AGE"],
+                           self.config["PLAY_LINK_MAX_AGE"])
+        self.emails = jinja_env()
+        self.enqueuer = Enqueuer(self.rq_redis, inline_runtime=self)
+        if self.mail is None:
+            self.mail = make_backend(
+                self.config["MAIL_BACKEND"], redis=self.redis,
+                api_key=self.config.get("SENDGRID_API_KEY"),
+                sender=self.config.get("MAIL_FROM"), host=self.config.get("SENDGRID_HOST"))
+
+    @property
+    def replayer(self) -> Replayer:
+        return self.games.replayer
+
+    def url(self, path: str) -> str:
+        return self.config["BASE_URL"].rstrip("/") + path
+
+
+_runtime: Runtime | None = None
+
+
+def set_runtime(runtime: Runtime | None) -> None:
+    global _runtime
+    _runtime = runtime
+
+
+def runtime() -> Runtime:
+    """This process's runtime; an RQ worker builds it from the environment."""
+    global _runtime
+    if _runtime is None:
+        from service.config import DEFAULTS, from_environment
+        from service.redis_setup import connect
+        config = {**DEFAULTS, **from_environment()}
+        url = config.get("REDIS_URL") or os.environ.get("REDIS_URL")
+        if not url:
+            raise RuntimeError("REDIS_URL is not set for this worker")
+        _runtime = Runtime(config, connect(url), connect(url, decode=False))
+    return _runtime
