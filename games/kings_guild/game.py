@@ -1,0 +1,138 @@
+"""The King's Guild as a rules engine following games.protocol."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from games.kings_guild import cards, guild, labels, setup, turn, views
+from games.protocol import Game, IllegalMove, Move, State
+from games.rng import GameRandom
+
+
+class KingsGuild(Game):
+    """The King's Guild for 1 (solo rules) to 6 players."""
+
+    kind = "kings-guild"
+    name = "The King's Guild"
+    min_players = 1
+    max_players = 6
+    rules_version = "1"
+
+    def setup(self, players: list[str], options: dict[str, Any], rng: GameRandom) -> State:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise IllegalMove(f"{self.name} needs 1 to 6 players, not {len(players)}.")
+        self.normalize_options(options, len(players))
+        state = setup.new_state(players, rng)
+        turn.settle(state)
+        return state
+
+    def apply(self, state: State, seat: int, move: Move, rng: GameRandom) -> None:
+        turn.apply(state, seat, move, rng)
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        return turn.legal_moves(state, seat)
+
+    def to_act(self, state: State) -> set[int]:
+        return turn.to_act(state)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def describe(self, event: dict[str, Any], seat: int | None) -> str:
+        return labels.describe(event, seat)
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        return state["outcome"]
+
+    def move_label(self, state: State, seat: int, move: Move) -> str:
+        return labels.move_label(state, seat, move)
+
+    def summary(self, state: State, seat: int | None) -> str:
+        lines = []
+        if state["over"]:
+            out = state["outcome"]
+            for s in out["ranking"]:
+                lines.append(f"{out['places'][s]}. {state['names'][s]}: {out['scores'][s]} "
+                             f"prestige ({out['tie_break']['coins'][s]} coins)")
+            if state["solo"]:
+                lines.append(f"Title: {out['title']}")
+            return "\n".join(lines)
+        waiting = ", ".join(state["names"][s] for s in sorted(turn.to_act(state)))
+        lines.append(f"Turn of {state['names'][state['current']]}; waiting for {waiting}.")
+        if state["funeral"]:
+            lines.append("The King's Funeral: sealed bids for the King's Statue.")
+        if state["final_turns_left"] is not None:
+            lines.append("The Offering to the Council was drawn: final turns.")
+        open_quests = [cards.quest_name(s["quest"]) for s in state["quest_slots"] if s]
+        lines.append(f"Quests: {'; '.join(open_quests)} ({len(state['quest_deck'])} in the deck).")
+        for s in range(state["n"]):
+            p = guild.player(state, s)
+            res = ", ".join(f"{n} {r}" for r, n in p["resources"].items() if n) or "no resources"
+            lines.append(f"{state['names'][s]} ({p['guild']}): {p['coins']} coins, {res}, "
+                         f"{len(p['hand'])} treasures, {len(p['quests'])} quests, "
+                         f"{len(p['specialists'])} specialists, {len(p['rooms'])} rooms.")
+        if seat is not None:
+            hand = [cards.treasure_name(c) for c in guild.player(state, seat)["hand"]]
+            lines.append(f"Your hand: {', '.join(hand) or 'empty'}.")
+        return "\n".join(lines)
+
+    def check_invariants(self, state: State) -> None:
+        check_invariants(state)
+
+
+def _unique(items: list[Any], expected: list[Any], what: str) -> None:
+    counts = Counter(items)
+    dup = [k for k, v in counts.items() if v > 1]
+    assert not dup, f"{what} in two places: {dup[:5]}"
+    assert sorted(counts, key=str) == sorted(expected, key=str), f"{what} lost or invented"
+
+
+def check_invariants(state: State) -> None:
+    """No negative stock, coins or cards; every card in exactly one place; spaces respected."""
+    assert json.loads(json.dumps(state)) == state
+    totals = state["resource_totals"]
+    for r in cards.RESOURCES:
+        held = sum(p["resources"][r] for p in state["guilds"])
+        assert state["supply"][r] >= 0, f"negative supply of {r}"
+        assert held + state["supply"][r] == totals[r], f"{r} not conserved"
+    for seat, p in enumerate(state["guilds"]):
+        assert p["coins"] >= 0, f"seat {seat} has negative coins"
+        assert all(n >= 0 for n in p["resources"].values()), f"seat {seat} negative resources"
+        assert guild.free_sigils(state, seat) >= 0, f"seat {seat} used more than 2 sigils"
+        cap = guild.space_capacity(state, seat)
+        for space, used in guild.space_use(state, seat).items():
+            assert used <= cap[space], f"seat {seat} overfilled {space}"
+        names = [r["name"] for r in p["rooms"]]
+        assert len(names) == len(set(names)), f"seat {seat} has a room twice"
+        cells = [tuple(c) for r in p["rooms"] for c in r["cells"]]
+        assert len(cells) == len(set(cells)), f"seat {seat} rooms overlap"
+    assert all(v >= 0 for v in state["room_supply"].values()), "negative room stock"
+    hands = [c for p in state["guilds"] for c in p["hand"]]
+    limbo = [c for e in state["pending"] if e["kind"] == "keep_treasure" for c in e["cards"]]
+    treasure_cards = (
+        [c for d in state["treasure_decks"].values() for c in d]
+        + [c for d in state["discards"].values() for c in d]
+        + hands + limbo + state["treasures_removed"] + state["treasures_boxed"]
+    )
+    expected = [f"t{tid}_{k + 1}" for tid, t in cards.treasure_types().items()
+                for k in range(t["count"])]
+    _unique(treasure_cards, expected, "treasure card")
+    specs = (
+        state["specialist_deck"]
+        + [e["id"] for e in state["specialist_row"] if e]
+        + [s["id"] for p in state["guilds"] for s in p["specialists"]]
+        + state["specialists_removed"] + state["specialists_boxed"]
+    )
+    _unique(specs, list(cards.specialists()), "specialist")
+    quest_ids = (
+        state["quest_deck"]
+        + [s["quest"] for s in state["quest_slots"] if s]
+        + [q for p in state["guilds"] for q in p["quests"]]
+        + state["quests_removed"] + state["quests_boxed"] + state["events_done"]
+    )
+    _unique(quest_ids, list(cards.quests()) + list(cards.events()), "quest card")
+    for e in state["specialist_row"]:
+        if e:
+            assert 0 <= e["discount"] < cards.specialists()[e["id"]]["cost"], "bad discount"

@@ -1,0 +1,305 @@
+"""The turn: who must act now, the main menu (one action, treasures any time, end of turn),
+applying moves, the end of a turn and the end of the game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.kings_guild import (
+    cards,
+    decisions,
+    funeral,
+    guild,
+    quests,
+    rooms,
+    scoring,
+    specialists,
+    treasures,
+)
+from games.kings_guild.pending import pop, push, top
+from games.kings_guild.setup import new_turn
+from games.protocol import IllegalMove
+from games.rng import GameRandom
+
+State = dict[str, Any]
+Move = dict[str, Any]
+
+
+def active(state: State) -> tuple[str, Any]:
+    """What the game waits for: ``over``, ``funeral``, ``discard_resource`` (seat),
+    ``sell_down`` (seat), ``pending`` (entry) or ``main`` (current seat)."""
+    if state["over"]:
+        return "over", None
+    if state["funeral"]:
+        return "funeral", None
+    order = [(state["current"] + k) % state["n"] for k in range(state["n"])]
+    for seat in order:
+        if guild.stored(state, seat) > guild.storage_limit(state, seat):
+            return "discard_resource", seat
+    entry = top(state)
+    for seat in order:
+        if len(guild.player(state, seat)["hand"]) > guild.hand_limit(state, seat):
+            waiting = entry and entry["seat"] == seat and entry["kind"] in decisions.HAND_CHECK_WAITS
+            if not waiting:
+                return "sell_down", seat
+    if entry:
+        return "pending", entry
+    return "main", state["current"]
+
+
+def to_act(state: State) -> set[int]:
+    """Seats whose input is awaited."""
+    what, arg = active(state)
+    if what == "over":
+        return set()
+    if what == "funeral":
+        return funeral.bidders(state)
+    if what == "pending":
+        return {arg["seat"]}
+    return {arg}
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    """Every legal move for ``seat`` now."""
+    if seat not in to_act(state):
+        return []
+    what, arg = active(state)
+    if what == "funeral":
+        return funeral.bid_options(state, seat)
+    if what == "discard_resource":
+        held = guild.player(state, seat)["resources"]
+        return [{"type": "discard_resource", "resource": r} for r in cards.RESOURCES if held[r]]
+    if what == "sell_down":
+        return [{"type": "sell", "card": c} for c in guild.player(state, seat)["hand"]]
+    if what == "pending":
+        return decisions.DECISIONS[arg["kind"]][0](state, arg)
+    return main_moves(state, seat)
+
+
+def is_final_turn(state: State) -> bool:
+    """After the Offering to the Council was drawn every player has one last turn."""
+    return state["final_turns_left"] is not None
+
+
+def action_moves(state: State, seat: int) -> list[Move]:
+    """The action choices still open this turn (Gather, Craft, Expand parts, Offering)."""
+    t = state["turn"]
+    moves: list[Move] = []
+    if t["action"] is None:
+        if quests.gather_picks(state, seat, []):
+            moves.append({"type": "gather"})
+        moves += quests.craft_options(state, seat)
+        if is_final_turn(state) and guild.free_sigils(state, seat) > 0 and not (
+            guild.has_specialist(state, seat, "Vizier")
+        ):
+            moves.append({"type": "offer"})
+        spot = quests.funeral_spot(state) if state["solo"] else None
+        if spot is not None and rooms.positions(state, seat, rooms.STATUE):
+            moves.append({"type": "build_statue"})
+    if t["action"] in (None, "expand"):
+        if state["solo"]:
+            can_build = can_hire = t["built"] + t["hired"] < 2
+        else:
+            can_build, can_hire = t["built"] == 0, t["hired"] == 0
+        if can_build:
+            moves += [{"type": "build", "room": r} for r in rooms.buildable(state, seat)]
+        if can_hire:
+            moves += specialists.hire_options(state, seat)
+    return moves
+
+
+def main_moves(state: State, seat: int) -> list[Move]:
+    """The current player's menu: action choices, treasures, the Bard, end of turn."""
+    hand = guild.player(state, seat)["hand"]
+    moves = action_moves(state, seat)
+    can_end = state["turn"]["action"] is not None or not moves
+    moves += [{"type": "play", "card": c} for c in hand if treasures.can_play(state, seat, c)]
+    moves += [{"type": "sell", "card": c} for c in hand if treasures.can_sell(state, seat, c)]
+    if guild.has_specialist(state, seat, "Bard") and decisions.bard_moves(state, seat):
+        moves.append({"type": "bard"})
+    if can_end:
+        moves.append({"type": "end_turn"})
+    return moves
+
+
+# -- applying --------------------------------------------------------------------------
+
+
+def apply(state: State, seat: int, move: Any, rng: GameRandom) -> None:
+    """Validate ``move`` against the legal moves, then apply it and settle automatic steps."""
+    check_shape(move)
+    if seat not in to_act(state):
+        raise IllegalMove(not_your_turn(state))
+    if move not in legal_moves(state, seat):
+        raise IllegalMove(explain(state, seat, move))
+    what, arg = active(state)
+    if what == "funeral":
+        funeral.place_bid(state, seat, move["amount"])
+    elif what == "discard_resource":
+        guild.lose_resource(state, seat, move["resource"])
+    elif what == "sell_down":
+        treasures.sell(state, seat, move["card"])
+    elif what == "pending":
+        decisions.DECISIONS[arg["kind"]][1](state, arg, move, rng)
+    else:
+        _apply_main(state, seat, move, rng)
+    settle(state)
+
+
+def check_shape(move: Any) -> None:
+    """Malformed moves: not an object, no string ``type``, or booleans/floats as numbers."""
+    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        raise IllegalMove("A move must be an object with a string 'type'.")
+    for key, value in move.items():
+        if not isinstance(key, str):
+            raise IllegalMove("Move fields must have string names.")
+        values = value if isinstance(value, list) else [value]
+        for v in values:
+            if isinstance(v, bool) or isinstance(v, float) or isinstance(v, dict):
+                raise IllegalMove(f"Field '{key}' has the wrong type.")
+
+
+def _apply_main(state: State, seat: int, move: Move, rng: GameRandom) -> None:
+    t = state["turn"]
+    p = guild.player(state, seat)
+    kind = move["type"]
+    if kind == "gather":
+        t["action"] = "gather"
+        push(state, {"kind": "gather", "seat": seat, "picks": []})
+    elif kind == "craft":
+        t["action"] = "craft"
+        quests.craft(state, seat, move["slot"], move["items"], rng)
+    elif kind == "build":
+        t["action"] = "expand"
+        t["built"] += 1
+        rooms.take_from_supply(state, move["room"])
+        push(state, {"kind": "place_room", "seat": seat, "room": move["room"],
+                     "price": rooms.cost(move["room"])})
+    elif kind == "hire":
+        t["action"] = "expand"
+        t["hired"] += 1
+        specialists.hire(state, seat, move, rng)
+    elif kind == "offer":
+        t["action"] = "offering"
+        p["offered"] = True
+    elif kind == "build_statue":
+        t["action"] = "statue"
+        spot = quests.funeral_spot(state)
+        state["quest_slots"][spot] = None
+        state["events_done"].append(cards.FUNERAL)
+        push(state, {"kind": "place_room", "seat": seat, "room": rooms.STATUE, "price": 0})
+    elif kind == "play":
+        treasures.play(state, seat, move["card"], rng)
+    elif kind == "sell":
+        treasures.sell(state, seat, move["card"])
+    elif kind == "bard":
+        push(state, {"kind": "bard", "seat": seat})
+    elif kind == "end_turn":
+        end_turn(state)
+
+
+def settle(state: State) -> None:
+    """Run automatic steps (refilling a quest slot) and drop decisions with nothing to choose."""
+    while not state["over"] and not state["funeral"]:
+        entry = top(state)
+        if entry is None:
+            return
+        if entry["kind"] == "refill":
+            pop(state)
+            quests.refill(state, entry["slot"])
+            continue
+        if not decisions.DECISIONS[entry["kind"]][0](state, entry):
+            pop(state)
+            continue
+        return
+
+
+def end_turn(state: State) -> None:
+    """Vizier offering, solo upkeep (specialist row, quest conveyor), final turns, next seat."""
+    seat = state["current"]
+    p = guild.player(state, seat)
+    if is_final_turn(state) and guild.has_specialist(state, seat, "Vizier") and (
+        not p["offered"] and guild.free_sigils(state, seat) > 0
+    ):
+        p["offered"] = True
+    if state["solo"]:
+        if state["turn"]["action"] == "expand":
+            specialists.remove_oldest(state)
+        quests.solo_conveyor(state)
+    if state["final_turns_left"] is not None:
+        state["final_turns_left"] -= 1
+        if state["final_turns_left"] <= 0:
+            finish(state)
+            return
+    elif state["council_drawn"]:
+        state["final_turns_left"] = state["n"]
+    state["current"] = guild.next_seat(state, seat)
+    state["round_turn"] += 1
+    state["turn"] = new_turn()
+
+
+def finish(state: State) -> None:
+    """Quests still carrying a sigil go to their owners (no treasure); score the game."""
+    for i, slot in enumerate(state["quest_slots"]):
+        owner = quests.sigil_owner(slot) if slot else None
+        if owner is not None:
+            guild.player(state, owner)["quests"].append(slot["quest"])
+            state["quest_slots"][i] = None
+    state["thug"] = None
+    state["over"] = True
+    state["turn"] = new_turn()
+    state["outcome"] = scoring.outcome(state)
+
+
+# -- reasons ---------------------------------------------------------------------------
+
+
+def not_your_turn(state: State) -> str:
+    """The reason given to a seat that is not awaited."""
+    if state["over"]:
+        return "The game is over."
+    waiting = sorted(to_act(state))
+    names = ", ".join(state["names"][s] for s in waiting)
+    return f"It is not your turn: waiting for {names}."
+
+
+def explain(state: State, seat: int, move: Move) -> str:
+    """A clear reason why ``move`` is not legal now."""
+    kind = move["type"]
+    what, arg = active(state)
+    legal_types = {m["type"] for m in legal_moves(state, seat)}
+    p = guild.player(state, seat)
+    if what == "discard_resource":
+        return "You are over your storage limit: discard resources first."
+    if what == "sell_down":
+        return "You hold more treasures than your hand size: sell treasures first."
+    if what == "pending" and kind not in legal_types:
+        return f"First finish: {arg['kind'].replace('_', ' ')}."
+    if kind == "end_turn":
+        return "Take an action (Gather, Craft or Expand) before ending your turn."
+    if kind in ("gather", "craft", "offer", "build_statue") and state["turn"]["action"]:
+        return "You have already taken your action this turn."
+    if kind == "craft":
+        return "You cannot craft that: check the quest, its resources, your sigils and the Thug."
+    if kind == "build":
+        room = move.get("room")
+        if room not in cards.rooms():
+            return f"There is no room called {room!r}."
+        if guild.has_room(state, seat, room):
+            return f"You already have a {room}."
+        if not rooms.in_supply(state, room):
+            return f"No {room} is left for sale."
+        if p["coins"] < rooms.cost(room):
+            return f"The {room} costs {rooms.cost(room)} coins; you have {p['coins']}."
+        return f"You cannot build the {room} now."
+    if kind == "hire":
+        return "You cannot hire that specialist: check the cost, your free spaces and the row."
+    if kind == "play":
+        return "That treasure cannot be played now."
+    if kind == "sell":
+        return "That treasure cannot be sold (not in your hand, or it has no sell price)."
+    if kind == "bid":
+        return f"Bid a whole number of coins from 0 to {p['coins']}."
+    if kind not in legal_types:
+        return f"A '{kind}' move is not possible now."
+    return f"That {kind} move is not legal now."

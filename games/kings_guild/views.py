@@ -1,0 +1,169 @@
+"""What each seat may see: the board, every guild in public, and only its own hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.kings_guild import cards, funeral, guild, quests, rooms, specialists, turn
+
+State = dict[str, Any]
+
+
+def treasure_card(card: str) -> dict[str, Any]:
+    """A treasure card for display."""
+    t = cards.treasure(card)
+    return {"card": card, "name": t["name"], "color": t["color"], "category": t["category"],
+            "sell": t["sell"], "prestige": t["prestige"], "text": t["text"]}
+
+
+def quest_card(qid: int) -> dict[str, Any]:
+    """A quest card (or event card) for display."""
+    if qid in cards.events():
+        e = cards.events()[qid]
+        return {"id": qid, "name": e["name"], "event": True, "text": e["text"]}
+    q = cards.quests()[qid]
+    return {"id": qid, "name": q["name"], "hero": q["hero"], "reward": q["reward"],
+            "items": [dict(i) for i in q["items"]], "event": False}
+
+
+def specialist_card(sid: int) -> dict[str, Any]:
+    """A specialist for display."""
+    s = cards.specialists()[sid]
+    return {"id": sid, "name": s["name"], "cost": s["cost"], "prestige": s["prestige"],
+            "timing": s["timing"], "text": s["text"], "deck": s["deck"]}
+
+
+def _slot(state: State, index: int) -> dict[str, Any] | None:
+    slot = state["quest_slots"][index]
+    if slot is None:
+        return None
+    card = quest_card(slot["quest"])
+    for item, crafted in zip(card.get("items", []), slot["crafted"], strict=False):
+        item["crafted_by"] = crafted
+    thug = state["thug"]
+    return {"index": index, "quest": card, "sigil": quests.sigil_owner(slot),
+            "thug": thug["owner"] if thug and thug["slot"] == index else None}
+
+
+def _guild(state: State, seat: int) -> dict[str, Any]:
+    p = guild.player(state, seat)
+    board = cards.boards()
+    grid = [[None] * board["columns"] for _ in range(board["rows"])]
+    for x, y in board["guild_cells"]:
+        grid[y][x] = {"room": p["guild"], "guild": True}
+    for room in p["rooms"]:
+        for x, y in room["cells"]:
+            grid[y][x] = {"room": room["name"], "guild": False}
+    for key, bonus in board["mats"][p["mat"]].items():
+        x, y = (int(v) for v in key.split("_"))
+        if grid[y][x] is None:
+            grid[y][x] = {"bonus": bonus}
+    return {
+        "seat": seat,
+        "name": state["names"][seat],
+        "guild": p["guild"],
+        "guild_text": cards.guilds()[p["guild"]]["text"],
+        "mat": p["mat"],
+        "coins": p["coins"],
+        "resources": dict(p["resources"]),
+        "stored": guild.stored(state, seat),
+        "storage_limit": guild.storage_limit(state, seat),
+        "hand_count": len(p["hand"]),
+        "hand_limit": guild.hand_limit(state, seat),
+        "rooms": [{"name": r["name"], "cells": r["cells"],
+                   "prestige": cards.rooms()[r["name"]]["prestige"]} for r in p["rooms"]],
+        "board": grid,
+        "specialists": [dict(specialist_card(s["id"]), space=s["space"])
+                        for s in p["specialists"]],
+        "baggage": p["baggage"],
+        "spaces": guild.space_capacity(state, seat),
+        "quests": [quest_card(q) for q in p["quests"]],
+        "sigils_free": guild.free_sigils(state, seat),
+        "offered": p["offered"],
+    }
+
+
+def _rooms_for_sale(state: State) -> list[dict[str, Any]]:
+    out = []
+    for name, r in cards.rooms().items():
+        if r["category"] not in ("basic", "master") or not rooms.in_supply(state, name):
+            continue
+        key = rooms.supply_key(name)
+        left = state["room_supply"][key] if key else 1
+        out.append({"name": name, "cost": r["cost"], "prestige": r["prestige"],
+                    "category": r["category"], "text": r.get("text", ""), "left": left,
+                    "tile": r.get("tile")})
+    return out
+
+
+def _decision(state: State, seat: int | None) -> dict[str, Any] | None:
+    what, arg = turn.active(state)
+    if what == "pending":
+        info: dict[str, Any] = {"kind": arg["kind"], "seat": arg["seat"]}
+        if arg["kind"] == "place_room":
+            info["room"] = arg["room"]
+        if arg["kind"] == "keep_treasure":
+            info["keep"] = arg["keep"]
+            info["partner"] = arg["partner"]
+            if seat == arg["seat"]:
+                info["cards"] = [treasure_card(c) for c in arg["cards"]]
+        if arg["kind"] == "gather":
+            info["picks"] = list(arg["picks"])
+        return info
+    if what in ("discard_resource", "sell_down"):
+        return {"kind": what, "seat": arg}
+    if what == "funeral":
+        return {"kind": "funeral_bid", "seats": sorted(funeral.bidders(state))}
+    return None
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    """The information state of ``seat`` (``None``: a spectator)."""
+    row = []
+    for i, entry in enumerate(state["specialist_row"]):
+        if entry is None:
+            row.append(None)
+            continue
+        card = specialist_card(entry["id"])
+        card.update(index=i, discount=entry["discount"])
+        card["price"] = specialists.price(state, seat, i) if seat is not None else max(
+            0, card["cost"] - entry["discount"])
+        row.append(card)
+    out: dict[str, Any] = {
+        "seat": seat,
+        "names": list(state["names"]),
+        "solo": state["solo"],
+        "current": state["current"],
+        "to_act": sorted(turn.to_act(state)),
+        "over": state["over"],
+        "supply": dict(state["supply"]),
+        "quest_slots": [_slot(state, i) for i in range(len(state["quest_slots"]))],
+        "quest_deck_count": len(state["quest_deck"]),
+        "specialist_row": row,
+        "specialist_deck_count": len(state["specialist_deck"]),
+        "rooms_for_sale": _rooms_for_sale(state),
+        "treasure_deck_counts": {c: len(d) for c, d in state["treasure_decks"].items()},
+        "discards": {c: [treasure_card(x) for x in d] for c, d in state["discards"].items()},
+        "treasures_removed": [treasure_card(x) for x in state["treasures_removed"]],
+        "thug": state["thug"],
+        "council_drawn": state["council_drawn"],
+        "final_turns_left": state["final_turns_left"],
+        "funeral_result": state["funeral_result"],
+        "turn": {"action": state["turn"]["action"], "fortune": state["turn"]["fortune"],
+                 "lucky": state["turn"]["lucky"]},
+        "decision": _decision(state, seat),
+        "guilds": [_guild(state, s) for s in range(state["n"])],
+        "hand": [],
+        "outcome": state["outcome"],
+    }
+    if state["funeral"]:
+        bids = state["funeral"]["bids"]
+        out["funeral"] = {"has_bid": sorted(int(s) for s in bids),
+                          "your_bid": bids.get(str(seat)) if seat is not None else None}
+    else:
+        out["funeral"] = None
+    if seat is not None:
+        out["hand"] = [treasure_card(c) for c in guild.player(state, seat)["hand"]]
+        if guild.has_specialist(state, seat, "Oracle") and state["current"] == seat:
+            out["oracle"] = [quest_card(q) for q in state["quest_deck"][:2]]
+    return out
