@@ -14,7 +14,7 @@ from datetime import timedelta
 from events import envelope as ev
 from events.store import ConflictError, key
 from worker import notify as mail
-from worker.projection import lagging_games, project_game
+from worker.projection import enqueue_notice, lagging_games, pending_notices, project_game
 from worker.runtime import runtime
 
 log = logging.getLogger(__name__)
@@ -58,6 +58,8 @@ def sweep() -> int:
     games = lagging_games(rt)
     for game_id in games:
         project_game(rt, game_id)
+    for game_id, notice in pending_notices(rt):
+        enqueue_notice(rt, game_id, notice)  # their jobs may have been lost with a worker
     if rt.redis.set("rp:sweep:lease", "1", nx=True, ex=int(SWEEP_EVERY.total_seconds()) - 1):
         rt.enqueuer.enqueue(sweep, job_id="sweep", delay=SWEEP_EVERY)
     return len(games)

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from events.store import key
 from worker.mail import Email
+from worker.projection import notice_done
 from worker.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -32,9 +33,10 @@ def _local_time(iso: str | None, tz: str | None) -> str | None:
     return datetime.fromisoformat(iso).astimezone(zone).strftime("%A %d %B %Y, %H:%M %Z")
 
 
-def _send_once(rt: Runtime, marker: str, build) -> bool:
+def _send_once(rt: Runtime, marker: str, build, done) -> bool:
     """Send the email ``build()`` makes unless ``marker`` says it went already."""
     if rt.redis.get(marker) == "sent":
+        done()
         return False
     if not rt.redis.set(marker, "sending", nx=True, ex=LEASE_SECONDS):
         return False  # another job holds the lease right now
@@ -46,6 +48,7 @@ def _send_once(rt: Runtime, marker: str, build) -> bool:
         rt.redis.delete(marker)
         raise
     rt.redis.set(marker, "sent")
+    done()
     return email is not None
 
 
@@ -102,7 +105,11 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
         return _render(rt, "turn", subject, info["email"], f"{kind}:{game_id}:{version}:{seat}",
                        ctx, ctx["mute_url"])
 
-    return _send_once(rt, marker, build)
+    def done() -> None:
+        if not reminder:
+            notice_done(rt, game_id, f"turn:{version}:{seat}")
+
+    return _send_once(rt, marker, build, done)
 
 
 def send_ended(rt: Runtime, game_id: str, seat: int) -> bool:
@@ -122,4 +129,9 @@ def send_ended(rt: Runtime, game_id: str, seat: int) -> bool:
         return _render(rt, "ended", f"Game over: {table.game.name}", info["email"],
                        f"ended:{game_id}:{seat}", ctx, ctx["mute_url"])
 
-    return _send_once(rt, marker, build)
+    def done() -> None:
+        for ident in rt.redis.hkeys(key(game_id, "pending")):
+            if ident.startswith("ended:") and ident.endswith(f":{seat}"):
+                notice_done(rt, game_id, ident)
+
+    return _send_once(rt, marker, build, done)

@@ -2,10 +2,11 @@
 
 Read models per game (all in the game's hash slot): ``projected`` (the last version
 folded), ``awaiting`` (seat -> the version at which its current turn began, and its
-deadline), ``summary`` (for the lobby) and the snapshot.  The order below matters for
-"nothing lost, nothing twice": notification jobs are enqueued *before* the new
-``awaiting`` and ``projected`` are stored, so a crash in between only repeats work that
-the notification job itself deduplicates.
+deadline), ``pending`` (notices whose email is not confirmed), ``summary`` (for the
+lobby) and the snapshot.  "Nothing lost, nothing twice": the new ``awaiting``,
+``projected`` and ``pending`` are written in one transaction *before* the email jobs are
+enqueued; a crash after it leaves the notices pending, and the sweep enqueues them again
+(the email job deduplicates, so a repeat sends nothing).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -23,6 +24,7 @@ from events.store import DIRTY, key
 from worker.runtime import Runtime
 
 LOBBY = "rp:lobby"  # sorted set: game id -> last update time
+PENDING_GAMES = "rp:pending"  # set of game ids with notices not yet confirmed sent
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,10 @@ class Notice:
     version: int
     seat: int
     deadline: str | None = None
+
+    @property
+    def ident(self) -> str:
+        return f"{self.kind}:{self.version}:{self.seat}"
 
 
 def summary_of(table: Table) -> dict[str, Any]:
@@ -66,8 +72,6 @@ def project_game(rt: Runtime, game_id: str) -> list[Notice]:
 
 
 def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
-    from worker import jobs  # jobs import this module
-
     projected = int(rt.redis.get(key(game_id, "projected")) or 0)
     last = rt.store.version(game_id)
     if projected >= last:
@@ -103,32 +107,60 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     assert table is not None
     if not table.ended and table.outcome() is not None:
         rt.games.end_if_over(game_id)  # the web process died before recording the end
-    for notice in notices:
-        if notice.kind == "turn":
-            rt.enqueuer.enqueue(jobs.notify, game_id, notice.version, notice.seat,
-                                job_id=f"notify:{game_id}:{notice.version}:{notice.seat}")
-            if notice.deadline:
-                delay = datetime.fromisoformat(notice.deadline) - datetime.now(UTC)
-                rt.enqueuer.enqueue(jobs.remind, game_id, notice.version, notice.seat,
-                                    job_id=f"remind:{game_id}:{notice.version}:{notice.seat}",
-                                    delay=delay)
-        else:
-            rt.enqueuer.enqueue(jobs.notify_end, game_id, notice.seat,
-                                job_id=f"ended:{game_id}:{notice.seat}")
     pipe = rt.redis.pipeline(transaction=True)
     pipe.delete(key(game_id, "awaiting"))
     if awaiting:
         pipe.hset(key(game_id, "awaiting"),
                   mapping={str(s): json.dumps(v) for s, v in awaiting.items()})
+    if notices:
+        pipe.hset(key(game_id, "pending"),
+                  mapping={n.ident: json.dumps(asdict(n)) for n in notices})
     pipe.set(key(game_id, "summary"), json.dumps(summary_of(table)))
     pipe.set(key(game_id, "projected"), table.version)
-    pipe.zadd(LOBBY, {game_id: time.time()})
     pipe.execute()
+    rt.redis.zadd(LOBBY, {game_id: time.time()})
+    if notices:
+        rt.redis.sadd(PENDING_GAMES, game_id)
+    for notice in notices:
+        enqueue_notice(rt, game_id, notice)
     if table.version - snapshot_from >= rt.config["SNAPSHOT_EVERY"] or table.ended:
         rt.replayer.write_snapshot(table)
     if rt.store.version(game_id) == table.version:
         rt.redis.srem(DIRTY, game_id)
     return notices
+
+
+def enqueue_notice(rt: Runtime, game_id: str, notice: Notice) -> None:
+    """Enqueue the email job for one notice (and its reminder), by deterministic job id."""
+    from worker import jobs  # jobs import this module
+
+    if notice.kind == "turn":
+        rt.enqueuer.enqueue(jobs.notify, game_id, notice.version, notice.seat,
+                            job_id=f"notify:{game_id}:{notice.version}:{notice.seat}")
+        if notice.deadline:
+            delay = datetime.fromisoformat(notice.deadline) - datetime.now(UTC)
+            rt.enqueuer.enqueue(jobs.remind, game_id, notice.version, notice.seat,
+                                job_id=f"remind:{game_id}:{notice.version}:{notice.seat}",
+                                delay=delay)
+    else:
+        rt.enqueuer.enqueue(jobs.notify_end, game_id, notice.seat,
+                            job_id=f"ended:{game_id}:{notice.seat}")
+
+
+def notice_done(rt: Runtime, game_id: str, ident: str) -> None:
+    """Forget a notice whose email went out (or was not needed)."""
+    rt.redis.hdel(key(game_id, "pending"), ident)
+
+
+def pending_notices(rt: Runtime) -> list[tuple[str, Notice]]:
+    """Notices recorded by a projection whose email has not been confirmed yet."""
+    out = []
+    for game_id in rt.redis.smembers(PENDING_GAMES):
+        members = rt.redis.hvals(key(game_id, "pending"))
+        if not members:
+            rt.redis.srem(PENDING_GAMES, game_id)
+        out += [(game_id, Notice(**json.loads(m))) for m in members]
+    return out
 
 
 def lagging_games(rt: Runtime) -> list[str]:

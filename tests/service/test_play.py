@@ -1,0 +1,160 @@
+"""Email links and the player's pages: GET never changes state, POST applies once."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from itsdangerous import URLSafeTimedSerializer
+
+from tests.service.conftest import PLAYERS
+
+
+def csrf(client, url: str) -> str:
+    page = client.get(url)
+    match = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True))
+    assert match, page.get_data(as_text=True)[:500]
+    return match.group(1)
+
+
+@pytest.fixture
+def game(client, rt):
+    reply = client.post("/api/v1/games", json={"game": "test-race", "players": PLAYERS,
+                                               "options": {"target": 30}})
+    return reply.json["id"]
+
+
+def act_link(rt, gid, seat):
+    return "/m/" + rt.links.make(gid, seat, "act", rt.store.version(gid))
+
+
+def post_move(client, url, move, version, token=None):
+    return client.post(url, data={"move": json.dumps(move), "expected_version": version,
+                                  "csrf_token": token or csrf(client, url)})
+
+
+def test_turn_email_links_open_a_confirm_page_that_changes_nothing(client, rt, game):
+    mails = rt.mail.list()
+    text = rt.mail.get(mails[0]["id"])["text"]
+    url = re.search(r"http://localhost(/m/\S+)", text).group(1)
+    for _ in range(3):
+        page = client.get(url)
+        assert page.status_code == 200
+        assert "Ante 2" in page.get_data(as_text=True)
+    assert rt.store.version(game) == 1
+
+
+def test_posting_the_form_applies_the_move_and_redirects(client, rt, game):
+    url = act_link(rt, game, 0)
+    reply = post_move(client, url, {"type": "ante", "amount": 2}, 1)
+    assert reply.status_code == 303 and "/play/" in reply.headers["Location"]
+    assert rt.store.version(game) == 2
+    page = client.get(reply.headers["Location"])
+    assert "Your move was recorded" in page.get_data(as_text=True)
+
+
+def test_a_one_shot_link_cannot_be_used_twice(client, rt, game):
+    url = act_link(rt, game, 0)
+    token = csrf(client, url)
+    assert post_move(client, url, {"type": "ante", "amount": 2}, 1, token).status_code == 303
+    again = post_move(client, url, {"type": "ante", "amount": 2}, 2, token)
+    assert again.status_code == 409
+    assert "already used" in again.get_data(as_text=True)
+    assert rt.store.version(game) == 2
+
+
+def test_a_refused_move_does_not_burn_the_link(client, rt, game):
+    url = act_link(rt, game, 0)
+    token = csrf(client, url)
+    bad = post_move(client, url, {"type": "ante", "amount": 9}, 1, token)
+    assert bad.status_code == 422 and "Not allowed" in bad.get_data(as_text=True)
+    assert post_move(client, url, {"type": "ante", "amount": 1}, 1, token).status_code == 303
+
+
+def test_a_stale_click_gets_the_current_position(client, rt, game):
+    url0, url1 = act_link(rt, game, 0), act_link(rt, game, 1)
+    token = csrf(client, url0)
+    assert post_move(client, url0, {"type": "ante", "amount": 1}, 1, token).status_code == 303
+    stale = post_move(client, url1, {"type": "ante", "amount": 1}, 1, token)
+    assert stale.status_code == 409 and "moved on" in stale.get_data(as_text=True)
+    assert rt.store.version(game) == 2
+
+
+def test_tampered_expired_and_foreign_links_change_nothing(client, rt, game, app):
+    url = act_link(rt, game, 0)
+    token = csrf(client, url)
+    tampered = url[:-3] + ("aaa" if not url.endswith("aaa") else "bbb")
+    assert client.get(tampered).status_code == 403
+    assert post_move(client, tampered, {"type": "ante", "amount": 1}, 1, token).status_code == 403
+    expired = URLSafeTimedSerializer("test-secret", salt="ravenpost-link-act")
+    old = expired.dumps({"g": game, "s": 0, "v": 1, "n": "x"})
+    rt.links.max_age["act"] = -1  # every link is now past its age
+    assert client.get(f"/m/{old}").status_code == 403
+    rt.links.max_age["act"] = 3600
+    foreign = URLSafeTimedSerializer("another-secret", salt="ravenpost-link-act").dumps(
+        {"g": game, "s": 0, "v": 1, "n": "y"})
+    assert client.get(f"/m/{foreign}").status_code == 403
+    play_token_as_act = "/m/" + rt.links.make(game, 0, "play")
+    assert client.get(play_token_as_act).status_code == 403
+    assert rt.store.version(game) == 1
+
+
+def test_forms_need_the_csrf_token(client, rt, game):
+    url = act_link(rt, game, 0)
+    reply = client.post(url, data={"move": json.dumps({"type": "ante", "amount": 1}),
+                                   "expected_version": 1})
+    assert reply.status_code == 400
+    assert rt.store.version(game) == 1
+
+
+def test_garbage_form_input_is_a_clear_error(client, rt, game):
+    url = "/play/" + rt.links.make(game, 0, "play")
+    token = csrf(client, url)
+    reply = client.post(url, data={"move": "{nope", "expected_version": "x", "csrf_token": token})
+    assert reply.status_code == 422
+    assert "Traceback" not in reply.get_data(as_text=True)
+
+
+def test_user_text_is_escaped(client, rt):
+    reply = client.post("/api/v1/games", json={"game": "test-race", "players": [
+        {"name": "<script>alert(1)</script>", "email": "x@example.com"}]})
+    gid = reply.json["id"]
+    page = client.get("/play/" + rt.links.make(gid, 0, "play")).get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;" in page
+
+
+def test_lobby_creates_a_game_from_the_form(client, rt):
+    token = csrf(client, "/")
+    reply = client.post("/games", data={
+        "csrf_token": token, "game": "test-race", "name0": "Ada", "email0": "ada@example.com",
+        "name1": "Bo", "email1": "bo@example.com", "deadline_hours": "48"})
+    assert reply.status_code == 302
+    gid = reply.headers["Location"].rsplit("/", 1)[1]
+    assert rt.games.load(gid).names == ["Ada", "Bo"]
+    lobby = client.get("/").get_data(as_text=True)
+    assert gid in lobby
+
+
+def test_lobby_form_errors_are_shown_not_raised(client):
+    token = csrf(client, "/")
+    reply = client.post("/games", data={"csrf_token": token, "game": "test-race",
+                                        "name0": "Ada", "email0": "not an email"})
+    assert reply.status_code == 400
+    assert "check the form" in reply.get_data(as_text=True)
+
+
+def test_mute_link_stops_turn_emails(client, rt, game):
+    url = "/mute/" + rt.links.make(game, 1, "mute")
+    client.post(url, data={"muted": "1", "csrf_token": csrf(client, url)})
+    assert rt.store.get_json(game, "seats")[1]["muted"] is True
+
+
+def test_dev_mail_lists_and_shows_the_outbox(client, rt, game):
+    index = client.get("/dev/mail/").get_data(as_text=True)
+    assert "ada@example.com" in index
+    mail_id = rt.mail.list()[0]["id"]
+    assert client.get(f"/dev/mail/{mail_id}").status_code == 200
+    assert "Make your move" in client.get(f"/dev/mail/{mail_id}/html").get_data(as_text=True)
+    assert client.get("/dev/mail/nope").status_code == 404
