@@ -8,6 +8,7 @@ from importlib import import_module
 from games.protocol import Game
 
 KINDS: dict[str, str] = {
+    "architects": "games.architects:GAME",
 }
 
 

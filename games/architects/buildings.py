@@ -150,11 +150,11 @@ END_VP: dict[int, Callable[[State, int], int]] = {
     9: lambda s, p: 2 if s["players"][p]["debts"] == 0 else 0,                       # University
     12: lambda s, p: 2 if _strictly_most(s, p, "wood") else 0,                       # Wood Market
     13: lambda s, p: len(s["players"][p]["buildings"]),                              # Aqueduct
-    17: lambda s, p: _skill_count(s["players"][p], "Carpentry"),                     # Carpenter's Hut
+    17: lambda s, p: _skill_count(s["players"][p], "Carpentry"),                     # Carpenter
     21: lambda s, p: 2 if _strictly_most(s, p, "clay") else 0,                       # Clay Market
     30: lambda s, p: sum(s["players"][p]["captured"]) // 3,                          # Keep
     32: lambda s, p: s["players"][p]["virtue"] // 4,                                 # Lighthouse
-    34: lambda s, p: _skill_count(s["players"][p], "Masonry"),                       # Mason's Hut
+    34: lambda s, p: _skill_count(s["players"][p], "Masonry"),                       # Mason
     35: lambda s, p: s["players"][p]["paid_debts"],                                  # Moneylender
     40: lambda s, p: 2 if _strictly_most(s, p, "silver") else 0,                     # Silver Market
 }

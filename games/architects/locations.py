@@ -34,17 +34,19 @@ def workers_at(state: State, p: int, loc: str) -> int:
     return state["board"][loc][p]
 
 
+def guildhall_choices(state: State, p: int) -> list[Move]:
+    """What a Guildhall Worker can do: construct a Building or advance the Cathedral."""
+    out: list[Move] = [{"type": "build", "card": cid, "pay": pay}
+                       for cid, pay in buildings.build_options(state, p)]
+    out += [{"type": "cathedral", "pay": pay} for pay in cathedral.payment_options(state, p)]
+    return out
+
+
 def guildhall_moves(state: State, p: int) -> list[Move]:
-    """Guildhall placements: construct a Building or advance the Cathedral, with payment."""
+    """The Guildhall placement, offered only when there is something to construct."""
     if not guildhall.may_place(state) or not supply.player(state, p)["workers"]:
         return []
-    out: list[Move] = [
-        {"type": "place", "location": "guildhall", "build": cid, "pay": pay}
-        for cid, pay in buildings.build_options(state, p)
-    ]
-    out += [{"type": "place", "location": "guildhall", "cathedral": True, "pay": pay}
-            for pay in cathedral.payment_options(state, p)]
-    return out
+    return [{"type": "place", "location": "guildhall"}] if guildhall_choices(state, p) else []
 
 
 def place_moves(state: State, p: int) -> list[Move]:
@@ -128,8 +130,13 @@ def take_guildhall_space(state: State, p: int) -> None:
 
 def _guildhall(state: State, p: int, move: Move) -> Pending:
     take_guildhall_space(state, p)
-    if move.get("cathedral"):
+    return {"kind": "guildhall"}
+
+
+def guildhall_work(state: State, p: int, move: Move) -> Pending:
+    """Construct the chosen Building or advance the Cathedral with the chosen payment."""
+    if move["type"] == "cathedral":
         if cathedral.advance(state, p, move["pay"]):
             return {"kind": "cathedral_discard"}
         return None
-    return buildings.construct(state, p, move["build"], move["pay"])
+    return buildings.construct(state, p, move["card"], move["pay"])

@@ -50,7 +50,7 @@ def setup(players: list[str], options: dict[str, Any], rng: GameRandom) -> State
         "rewards": rewards[:n_rewards], "rewards_used": [], "rewards_box": rewards[n_rewards:],
         "phase": "draft", "draft": None, "order": [], "turn_index": 0, "current": None,
         "pending": None, "reset_due": False, "final_turns": None, "turns": 0,
-        "turn_limit": 200 * total, "resets": 0, "result": None,
+        "turn_limit": 1000 * total, "resets": 0, "result": None,
     }
     for row in range(2):
         workshop.refill(state, row)
@@ -59,7 +59,7 @@ def setup(players: list[str], options: dict[str, Any], rng: GameRandom) -> State
     # Characters (Variable Setup) and the first player.
     if options.get("variable_setup"):
         chosen = options.get("characters") or []
-        for i, pl in enumerate(people[:n]):
+        for i in range(n):
             if i < len(chosen):
                 name = chosen[i]
             else:

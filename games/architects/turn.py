@@ -85,6 +85,8 @@ def pending_moves(state: State, p: int) -> list[Move]:
         return [{"type": "choose", "option": o} for o in pend["options"]]
     if kind == "crane":
         return locations.guildhall_moves(state, p) + [DONE]
+    if kind == "guildhall":
+        return locations.guildhall_choices(state, p)
     if kind == "dismiss":
         return [{"type": "dismiss", "card": c} for c in pl["apprentices"]]
     if kind == "recall":
@@ -124,11 +126,9 @@ def resolve(state: State, p: int, move: Move, rng: GameRandom) -> None:
     pend = state["pending"]
     pl = supply.player(state, p)
     if kind == "place":
-        state["pending"] = None
-        new = locations.place(state, p, move)
-        if pend is not None and pend["kind"] == "crane" and new is None:
-            new = None
-        state["pending"] = new
+        state["pending"] = locations.place(state, p, move)
+    elif kind in ("build", "cathedral"):
+        state["pending"] = locations.guildhall_work(state, p, move)
     elif kind == "done":
         state["pending"] = None
     elif kind == "trade":
