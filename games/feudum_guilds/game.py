@@ -1,0 +1,142 @@
+"""The Feudum guild economy as a :class:`games.protocol.Game`."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+# Importing these modules registers their decision handlers in games.feudum_guilds.flow.
+from games.feudum_guilds import (  # noqa: F401
+    action_cards,
+    fists,
+    guilds,
+    invariants,
+    rounds,
+    views,
+    writs,
+)
+from games.feudum_guilds.board import setup_state
+from games.feudum_guilds.flow import OPTIONS, RESOLVE
+from games.feudum_guilds.modules import MODULES, hooks, monsters, reeves, vassalage  # noqa: F401
+from games.protocol import Game, IllegalMove, Move, State
+from games.rng import GameRandom
+
+OPTION_FIELDS: list[dict[str, Any]] = [
+    {"name": "reeves", "label": "Reeves module", "type": "bool", "default": False},
+    {"name": "feast", "label": "Feast module", "type": "bool", "default": False},
+    {"name": "monsters", "label": "Monsters module (Tame the Beast)", "type": "bool", "default": False},
+    {"name": "vassalage", "label": "Vassalage module", "type": "bool", "default": False},
+    {"name": "favors", "label": "Favors module", "type": "bool", "default": False},
+    {"name": "famine", "label": "Famine at the dawn of II and IV (recommended)", "type": "bool",
+     "default": True},
+    {"name": "fixed_length", "label": "Fixed length: 8 rounds", "type": "bool", "default": False},
+]
+ALL_MODULES = {name: True for name in MODULES}
+
+
+def _key(move: Any) -> str:
+    return json.dumps(move, sort_keys=True)
+
+
+class FeudumGuilds(Game):
+    """Feudum: the guild economy, for 2-5 players."""
+
+    kind = "feudum-guilds"
+    name = "Feudum: the guild economy"
+    min_players = 2
+    max_players = 5
+    rules_version = "1"
+
+    # -- setup ---------------------------------------------------------------------------
+    def normalize_options(self, options: dict[str, Any], n_players: int) -> dict[str, Any]:
+        if not self.min_players <= n_players <= self.max_players:
+            raise IllegalMove(f"{self.name} is for 2-5 players, not {n_players}")
+        known = {f["name"]: f for f in OPTION_FIELDS}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise IllegalMove(f"unknown options: {unknown}")
+        out = {}
+        for name, field in known.items():
+            value = options.get(name, field["default"])
+            if not isinstance(value, bool):
+                raise IllegalMove(f"option {name} must be true or false")
+            out[name] = value
+        return out
+
+    def option_fields(self) -> list[dict[str, Any]]:
+        return copy.deepcopy(OPTION_FIELDS)
+
+    def setup(self, players: list[str], options: dict[str, Any], rng: GameRandom) -> State:
+        opts = self.normalize_options(dict(options), len(players))
+        state = setup_state(list(players), opts, rng)
+        rounds.advance(state, rng)
+        return state
+
+    # -- play ----------------------------------------------------------------------------
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if state["phase"] == "over":
+            return []
+        if state["phase"] == "select":
+            return rounds.select_moves(state, seat)
+        if not state["stack"]:
+            return []
+        top = state["stack"][-1]
+        if top["seat"] != seat:
+            return []
+        return OPTIONS[top["kind"]](state, top)
+
+    def to_act(self, state: State) -> set[int]:
+        if state["phase"] == "over":
+            return set()
+        if state["phase"] == "select":
+            return {s for s, p in enumerate(state["ps"]) if not p["committed"]}
+        return {state["stack"][-1]["seat"]} if state["stack"] else set()
+
+    def apply(self, state: State, seat: int, move: Move, rng: GameRandom) -> None:
+        if state["phase"] == "over":
+            raise IllegalMove("the game is over")
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            raise IllegalMove("a move must be an object with a string 'type'")
+        if not isinstance(seat, int) or not 0 <= seat < state["n"]:
+            raise IllegalMove(f"no such seat: {seat!r}")
+        legal = self.legal_moves(state, seat)
+        if not legal:
+            raise IllegalMove("it is not your turn")
+        by_key = {_key(m): m for m in legal}
+        canon = by_key.get(_key(move))
+        if canon is None:
+            types = sorted({m["type"] for m in legal})
+            if move["type"] not in types:
+                raise IllegalMove(f"'{move['type']}' is not possible now; expected one of {types}")
+            raise IllegalMove(f"that '{move['type']}' move is not allowed now (bad or missing fields)")
+        work = copy.deepcopy(state)
+        canon = copy.deepcopy(canon)
+        if work["phase"] == "select":
+            rounds.apply_select(work, seat, canon)
+        else:
+            top = work["stack"][-1]
+            RESOLVE[top["kind"]](work, top, canon, rng)
+        rounds.advance(work, rng)
+        state.clear()
+        state.update(work)
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        return copy.deepcopy(state["outcome"]) if state["outcome"] else None
+
+    # -- presentation --------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def describe(self, event: dict[str, Any], seat: int | None) -> str:
+        return views.describe(event, seat)
+
+    def move_label(self, state: State, seat: int, move: Move) -> str:
+        return views.move_label(state, seat, move)
+
+    def summary(self, state: State, seat: int | None) -> str:
+        return views.summary(state, seat)
+
+    # -- checks --------------------------------------------------------------------------
+    def check_invariants(self, state: State) -> None:
+        invariants.check(state)

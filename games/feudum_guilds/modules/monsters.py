@@ -1,0 +1,76 @@
+"""Monsters (B10, [A-29]): Tame the Beast, pilfering and defeating the behemoth and sea serpent.
+
+Without a map the two monsters differ only in name: their route limits (sea serpent on ship
+and submersible routes, behemoth on roads and flying-machine routes) have nothing to act on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.feudum_guilds import guilds
+from games.feudum_guilds.components import GOODS
+from games.feudum_guilds.flow import log, options_for, pop, push, resolver_for
+from games.rng import GameRandom
+
+State = dict[str, Any]
+
+
+@options_for("tame")
+def tame_options(state: State, dec: dict) -> list[dict]:
+    moves = [{"type": "tame", "monster": m} for m, owner in state["monsters"].items()
+             if owner is None]
+    return moves + [{"type": "decline"}]
+
+
+@resolver_for("tame")
+def tame(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
+    """Return 3 markers from the Knight trade: 2 to the supply, 1 onto the monster's icon."""
+    pop(state)
+    if move["type"] == "decline":
+        return
+    seat = dec["seat"]
+    p = state["ps"][seat]
+    p["markers"] -= 3
+    state["marker_supply"][str(seat)] += 2
+    state["monsters"][move["monster"]] = seat
+    log(state, f"{p['name']} tames the {move['monster'].replace('_', ' ')}")
+
+
+def start_defeat(state: State, seat: int, monster: str) -> None:
+    """Defeat a monster as a Guild action at the Knight guild (1 saltpeter + 1 food)."""
+    push(state, {"kind": "after_guild", "seat": seat, "guild": "knight", "function": "defeat",
+                 "feast": False, "stage": 0})
+    guilds.defeat(state, seat, monster)
+
+
+def pilfer_sources(state: State) -> list[dict]:
+    """Goods a monster could pilfer: the Merchant market (rightmost bin) or an Alchemist cart/pile."""
+    out = [{"type": "pilfer", "from": "market", "good": g} for g in GOODS if state["market"][g]]
+    out += [{"type": "pilfer", "from": "alchemist", "good": g} for g in GOODS if state["alchemist"][g]]
+    return out
+
+
+def pilfer_monster(state: State, seat: int) -> str | None:
+    """A monster ``seat`` controls that has not pilfered this round."""
+    for m, owner in state["monsters"].items():
+        if owner == seat and not state["monster_used"][m]:
+            return m
+    return None
+
+
+@options_for("pilfer")
+def pilfer_options(state: State, dec: dict) -> list[dict]:
+    return pilfer_sources(state) + [{"type": "decline"}]
+
+
+@resolver_for("pilfer")
+def pilfer(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
+    """Once per round per monster, after a Guild action, take 1 good into your supply."""
+    pop(state)
+    if move["type"] == "decline":
+        return
+    state["monster_used"][dec["monster"]] = True
+    state[move["from"]][move["good"]] -= 1
+    state["ps"][dec["seat"]]["goods"][move["good"]] += 1
+    log(state, f"the {dec['monster'].replace('_', ' ')} pilfers 1 {move['good']}")

@@ -1,0 +1,238 @@
+"""The round (B4): setup choices, secret card selection, the act phase, nourish, progress,
+the epoch check, and :func:`advance`, which runs everything automatic between questions."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from games.feudum_guilds import epochs, status, writs
+from games.feudum_guilds.action_cards import retire_pawn
+from games.feudum_guilds.board import turn_order
+from games.feudum_guilds.components import CARD_NAMES, CARDS_PER_ROUND, GOODS, GUILDS
+from games.feudum_guilds.flow import AUTO, log, options_for, pop, push, resolver_for
+from games.feudum_guilds.haversack import take_good
+from games.rng import GameRandom
+
+State = dict[str, Any]
+
+
+# -- setup choices (B2.1, B2.4) -------------------------------------------------------------
+
+
+@options_for("setup_goods")
+def setup_goods_options(state: State, dec: dict) -> list[dict]:
+    moves = []
+    for trio in combinations(GOODS, 3):
+        if any(state["haversack"][g] == 0 for g in trio):
+            continue
+        places = ("barrel", "supply") if "sulfur" in trio else (None,)
+        for place in places:
+            move: dict[str, Any] = {"type": "setup_goods", "goods": list(trio)}
+            if place:
+                move["sulfur_to"] = place
+            moves.append(move)
+    return moves or [{"type": "setup_goods", "goods": []}]
+
+
+@resolver_for("setup_goods")
+def setup_goods(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
+    """Take 3 different goods; a sulfur goes into the wine barrel or the personal supply."""
+    pop(state)
+    p = state["ps"][dec["seat"]]
+    for good in move["goods"]:
+        take_good(state, good)
+        if good == "sulfur" and move.get("sulfur_to") == "barrel":
+            p["barrel"] += 1
+        else:
+            p["goods"][good] += 1
+
+
+@options_for("setup_pawn")
+def setup_pawn_options(state: State, dec: dict) -> list[dict]:
+    moves = [{"type": "start_pawn", "guild": g} for g in GUILDS
+             if None in state["guilds"][g]["seats"]]
+    return moves or [{"type": "start_pawn", "guild": g} for g in GUILDS]
+
+
+@resolver_for("setup_pawn")
+def setup_pawn(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
+    """Put the starting pawn into play; its marker takes the best free seat [A-12]."""
+    pop(state)
+    state["ps"][dec["seat"]]["pawns"][0]["guild"] = move["guild"]
+
+
+# -- secret selection -------------------------------------------------------------------------
+
+
+def cards_wanted(p: dict) -> int:
+    """4 cards, or 5 with the extra-action boost."""
+    return CARDS_PER_ROUND + (1 if p["boost"] == "extra" else 0)
+
+
+def select_moves(state: State, seat: int) -> list[dict]:
+    """The secret selection, split into a boost choice then one card at a time."""
+    p = state["ps"][seat]
+    if p["committed"]:
+        return []
+    if p["boost"] is None:
+        moves = [{"type": "boost", "boost": "none"}]
+        if p["goods"]["saltpeter"]:
+            moves.append({"type": "boost", "boost": "extra"})
+        if p["goods"]["sulfur"]:
+            moves.append({"type": "boost", "boost": "double"})
+        return moves
+    return [{"type": "select", "card": c} for c in CARD_NAMES if c not in p["selected"]]
+
+
+def apply_select(state: State, seat: int, move: dict) -> None:
+    """Record a boost or a selected card; the last card commits the selection."""
+    p = state["ps"][seat]
+    if move["type"] == "boost":
+        p["boost"] = move["boost"]
+    else:
+        p["selected"].append(move["card"])
+        if len(p["selected"]) == cards_wanted(p):
+            p["committed"] = True
+    if all(q["committed"] for q in state["ps"]):
+        reveal(state)
+
+
+def reveal(state: State) -> None:
+    """All have committed: pay the boosts ("Long live the King!") and start the act phase."""
+    for p in state["ps"]:
+        if p["boost"] in ("extra", "double"):
+            good = "saltpeter" if p["boost"] == "extra" else "sulfur"
+            p["goods"][good] -= 1
+            state["haversack"][good] += 1
+    state["phase"] = "act"
+    state["act"] = {"current": None, "again": False}
+    log(state, f"round {state['round']}: the action cards are chosen")
+
+
+# -- the act phase ------------------------------------------------------------------------
+
+
+def cards_left(p: dict) -> list[str]:
+    """Selected cards not yet played this round."""
+    return [c for c in p["selected"] if c not in p["played"]]
+
+
+@options_for("turn")
+def turn_options(state: State, dec: dict) -> list[dict]:
+    seat = dec["seat"]
+    p = state["ps"][seat]
+    left = cards_left(p)
+    moves = [{"type": "play", "card": c} for c in left]
+    moves += writs.mandate_moves(state, seat)
+    if (p["boost"] == "double" and not p["double_used"] and len(left) >= 2
+            and not state["act"]["again"]):
+        moves.append({"type": "double"})
+    return moves
+
+
+@resolver_for("turn")
+def turn(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
+    seat = dec["seat"]
+    p = state["ps"][seat]
+    if move["type"] == "mandate":
+        writs.play_mandate(state, seat, move, rng)
+    elif move["type"] == "double":
+        p["double_used"] = True
+        state["act"]["again"] = True
+        log(state, f"{p['name']} takes a double turn")
+    else:
+        pop(state)
+        p["played"].append(move["card"])
+        log(state, f"{p['name']} plays {move['card']}")
+        push(state, {"kind": "card", "seat": seat, "card": move["card"], "repeat": False})
+
+
+def next_turn(state: State) -> int | None:
+    """Whose turn is next (clockwise, skipping players with no cards left)."""
+    act = state["act"]
+    current = act["current"]
+    with_cards = [s for s in range(state["n"]) if cards_left(state["ps"][s])]
+    if not with_cards:
+        return None
+    if current is None:
+        return next(s for s in turn_order(state) if s in with_cards)
+    if act["again"] and current in with_cards:
+        act["again"] = False
+        return current
+    act["again"] = False
+    for i in range(1, state["n"] + 1):
+        seat = (current + i) % state["n"]
+        if seat in with_cards:
+            return seat
+    return None
+
+
+# -- end of round ---------------------------------------------------------------------------
+
+
+def nourish(state: State) -> None:
+    """Each pawn in play eats: wine standing on it, else 1 food, else wine from the barrel [A-40]."""
+    for p in state["ps"]:
+        for pawn in p["pawns"]:
+            if pawn["guild"] is None:
+                continue
+            if pawn["wine"]:
+                pawn["wine"] = False
+                state["haversack"]["sulfur"] += 1
+            elif p["goods"]["food"]:
+                p["goods"]["food"] -= 1
+                state["haversack"]["food"] += 1
+            elif p["barrel"]:
+                p["barrel"] -= 1
+                pawn["wine"] = True
+            else:
+                log(state, f"{p['name']}'s {pawn['guild']} pawn starves and returns to supply")
+                retire_pawn(state, pawn)
+    status.update_all(state)
+
+
+def end_round(state: State, rng: GameRandom) -> None:
+    """Nourish, progress, epoch check, and the next round (or the end of the game)."""
+    nourish(state)
+    epochs.progress(state, rng)
+    epoch = epochs.triggered_epoch(state)
+    if epoch is not None:
+        epochs.dawn(state, epoch, rng)
+        if epoch == 5:
+            epochs.final_scoring(state)
+            return
+    state["start_player"] = (state["start_player"] + 1) % state["n"]
+    state["round"] += 1
+    state["phase"] = "select"
+    state["monster_used"] = {m: False for m in state["monster_used"]}
+    for p in state["ps"]:
+        p.update(selected=[], played=[], boost=None, committed=False, double_used=False,
+                 guilds_used=[])
+
+
+def advance(state: State, rng: GameRandom) -> None:
+    """Run automatic steps until a seat must answer (or the game is over)."""
+    while True:
+        status.update_all(state)
+        if state["phase"] == "over":
+            return
+        stack = state["stack"]
+        if stack:
+            top = stack[-1]
+            if top["kind"] in AUTO:
+                AUTO[top["kind"]](state, top, rng)
+                continue
+            return
+        if state["phase"] == "setup":
+            state["phase"] = "select"
+            return
+        if state["phase"] == "select":
+            return
+        # act phase with an empty stack: the next turn, or the end of the round
+        seat = next_turn(state)
+        if seat is None:
+            end_round(state, rng)
+            continue
+        state["act"]["current"] = seat
+        push(state, {"kind": "turn", "seat": seat})
