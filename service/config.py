@@ -23,6 +23,7 @@ DEFAULTS: dict[str, Any] = {
     "CHECK_REDIS": True,  # check appendonly / noeviction at start
     "RUN_JOBS_INLINE": False,  # tests: run worker jobs in the web process
     "DEV_MAIL": None,  # /dev/mail is on when the outbox backend is used, unless False
+    "EXTRA_GAMES": None,  # "kind=module:attr,...": game kinds from outside this package
 }
 
 ENV_KEYS = [
@@ -34,7 +35,10 @@ ENV_KEYS = [
 def from_environment(environ: dict[str, str] | None = None) -> dict[str, Any]:
     """The settings the environment gives (only keys that are set)."""
     environ = os.environ if environ is None else environ
-    return {k: environ[k] for k in ENV_KEYS if environ.get(k)}
+    found = {k: environ[k] for k in ENV_KEYS if environ.get(k)}
+    if environ.get("RAVENPOST_EXTRA_GAMES"):
+        found["EXTRA_GAMES"] = environ["RAVENPOST_EXTRA_GAMES"]
+    return found
 
 
 class ConfigError(RuntimeError):

@@ -49,3 +49,36 @@ def real_redis():
     client.flushdb()
     yield client
     client.flushdb()
+
+
+@pytest.fixture
+def app(fake_redis):
+    """An app on fakeredis with the worker's jobs run inline."""
+    from service import create_app
+    from tests.support import ADMIN
+    return create_app({"REDIS_CLIENT": fake_redis, "RUN_JOBS_INLINE": True, "TESTING": True,
+                       "SECRET_KEY": "test-secret", "ADMIN_TOKEN": ADMIN,
+                       "BASE_URL": "http://localhost"})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def rt(app):
+    return app.extensions["ravenpost"]
+
+
+@pytest.fixture
+def new_game(client):
+    """Create a test-race game through the API; returns (id, [token per seat])."""
+    from tests.support import PLAYERS, admin_headers
+
+    def make(players=PLAYERS, options=None):
+        reply = client.post("/api/v1/games", headers=admin_headers(), json={
+            "game": "test-race", "players": players, "options": options or {"target": 40}})
+        assert reply.status_code == 201, reply.json
+        return reply.json["id"], [s["token"] for s in reply.json["seats"]]
+    return make

@@ -29,7 +29,12 @@ class Enqueuer:
 
     def enqueue(self, func: Callable[..., Any], *args: Any, job_id: str,
                 delay: timedelta | None = None) -> None:
-        """Enqueue ``func(*args)`` under ``job_id``; a job id already waiting is kept."""
+        """Enqueue ``func(*args)`` under ``job_id``; a job id already waiting is kept.
+
+        Ids are written ``notify:<game>:<version>:<seat>``; RQ allows only letters,
+        digits, ``_`` and ``-``, so the colons become dashes here (game ids are alphanumeric).
+        """
+        job_id = job_id.replace(":", "-")
         if self.queue is None:
             if delay is None:  # inline mode runs what is due now; timers are not simulated
                 from worker.runtime import set_runtime

@@ -38,6 +38,14 @@ def jinja_env() -> jinja2.Environment:
     )
 
 
+def register_extra_games(spec: str | None) -> None:
+    """Add game kinds from ``"kind=module:attr,..."`` (RAVENPOST_EXTRA_GAMES): plug-ins."""
+    from games import registry
+    for item in filter(None, (spec or "").split(",")):
+        kind, _, target = item.strip().partition("=")
+        registry.KINDS.setdefault(kind, target)
+
+
 @dataclass
 class Runtime:
     """Connections and services of one process."""
@@ -53,6 +61,7 @@ class Runtime:
     enqueuer: Enqueuer = field(init=False)
 
     def __post_init__(self) -> None:
+        register_extra_games(self.config.get("EXTRA_GAMES"))
         self.store = EventStore(self.redis)
         self.games = GameService(self.store)
         self.links = Links(self.config["SECRET_KEY"], self.config["LINK_MAX_AGE"],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.service.conftest import PLAYERS, admin_headers, bearer
+from tests.support import PLAYERS, admin_headers, bearer
 
 
 def test_kinds_lists_registered_games(client):

@@ -8,7 +8,7 @@ import re
 import pytest
 from itsdangerous import URLSafeTimedSerializer
 
-from tests.service.conftest import PLAYERS
+from tests.support import PLAYERS
 
 
 def csrf(client, url: str) -> str:

@@ -1,0 +1,142 @@
+"""Turn emails: once per turn, even when jobs run twice, crash, or are lost."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from events.store import key
+from tests.support import PLAYERS
+from worker import jobs
+from worker.mail import MailError
+from worker.projection import pending_notices, project_game
+
+
+@pytest.fixture
+def game(rt):
+    table = rt.games.create("test-race", PLAYERS, {"target": 30})
+    return table.game_id
+
+
+def mails_to(rt, address):
+    return [m for m in rt.mail.list(limit=500) if m["to"] == address]
+
+
+def test_creation_invites_every_seat_once_with_a_move_link_for_those_to_act(rt, game):
+    jobs.project(game)
+    for player in PLAYERS:
+        (mail,) = mails_to(rt, player["email"])
+        text = rt.mail.get(mail["id"])["text"]
+        assert "/m/" in text and "/play/" in text and "/mute/" in text
+    assert pending_notices(rt) == []
+
+
+def test_a_retried_projection_or_notify_sends_nothing_twice(rt, game):
+    jobs.project(game)
+    jobs.project(game)
+    jobs.notify(game, 1, 0)
+    jobs.notify(game, 1, 0)
+    rt.redis.delete(key(game, "projected"))  # as if the projection were lost and redone
+    jobs.project(game)
+    assert len(mails_to(rt, "ada@example.com")) == 1
+
+
+def test_each_new_turn_gets_one_email(rt, game):
+    jobs.project(game)
+    rt.games.play(game, 0, {"type": "ante", "amount": 1}, 1)
+    rt.games.play(game, 1, {"type": "ante", "amount": 1}, 2)
+    jobs.project(game)
+    assert len(mails_to(rt, "ada@example.com")) == 2  # invitation + seat 0's first turn
+    table = rt.games.load(game)
+    seat = table.game.to_act(table.state).pop()
+    move = table.game.legal_moves(table.state, seat)[0]
+    rt.games.play(game, seat, move, table.version)
+    jobs.project(game)
+    other = PLAYERS[1 - seat]["email"]
+    assert len(mails_to(rt, other)) == 2
+
+
+def test_simultaneous_step_does_not_re_email_a_seat_still_to_act(rt, game):
+    jobs.project(game)
+    rt.games.play(game, 0, {"type": "ante", "amount": 1}, 1)
+    jobs.project(game)
+    assert len(mails_to(rt, "bo@example.com")) == 1
+
+
+def test_a_failed_send_is_retried_later_and_then_sent_once(rt, game, monkeypatch):
+    real_send = rt.mail.send
+    calls = {"n": 0}
+
+    def flaky(email):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise MailError("boom", transient=True)
+        real_send(email)
+
+    monkeypatch.setattr(rt.mail, "send", flaky)
+    with pytest.raises(MailError):
+        jobs.project(game)
+    assert pending_notices(rt), "the unsent notice stays pending"
+    jobs.sweep()
+    jobs.sweep()
+    assert len(mails_to(rt, "ada@example.com")) == 1
+    assert len(mails_to(rt, "bo@example.com")) == 1
+    assert pending_notices(rt) == []
+
+
+def test_sweep_projects_games_the_web_process_never_enqueued(rt, game):
+    assert rt.redis.get(key(game, "projected")) is None
+    assert jobs.sweep() == 1
+    assert int(rt.redis.get(key(game, "projected"))) == 1
+    assert jobs.sweep() == 0
+
+
+def test_game_over_email_reveals_the_secret(rt):
+    table = rt.games.create("test-race", PLAYERS, {"target": 5})
+    gid = table.game_id
+    while not table.ended:
+        seat = sorted(table.to_act())[0]
+        rt.games.play(gid, seat, table.game.legal_moves(table.state, seat)[0], table.version)
+        table = rt.games.load(gid)
+    jobs.project(gid)
+    ended = [m for m in rt.mail.list(limit=100) if m["subject"].startswith("Game over")]
+    assert len(ended) == 2
+    secret = rt.store.read(gid)[-1].data["secret"]
+    assert secret in rt.mail.get(ended[0]["id"])["text"]
+
+
+def test_muted_players_get_no_turn_email(rt, game):
+    seats = rt.store.get_json(game, "seats")
+    seats[1]["muted"] = True
+    rt.store.put_json(game, "seats", seats)
+    jobs.project(game)
+    assert mails_to(rt, "bo@example.com") == []
+
+
+def test_deadline_is_shown_in_the_players_time_zone(rt):
+    players = [{"name": "Ada", "email": "ada@example.com"}]
+    table = rt.games.create("test-race", players, {"target": 30})
+    rt.store.put_json(table.game_id, "settings", {"deadline_hours": 24})
+    seats = rt.store.get_json(table.game_id, "seats")
+    seats[0]["tz"] = "Asia/Tokyo"
+    rt.store.put_json(table.game_id, "seats", seats)
+    project_game(rt, table.game_id)
+    (mail,) = mails_to(rt, "ada@example.com")
+    assert "JST" in rt.mail.get(mail["id"])["text"]
+    awaiting = json.loads(rt.redis.hget(key(table.game_id, "awaiting"), "0"))
+    assert awaiting["deadline"]
+
+
+def test_reminder_goes_out_once_if_the_seat_has_not_moved(rt):
+    players = [{"name": "Ada", "email": "ada@example.com"}]
+    table = rt.games.create("test-race", players, {"target": 30})
+    rt.store.put_json(table.game_id, "settings", {"deadline_hours": 24})
+    jobs.project(table.game_id)
+    assert jobs.remind(table.game_id, 1, 0) is True
+    assert jobs.remind(table.game_id, 1, 0) is False
+    reminders = [m for m in rt.mail.list() if m["subject"].startswith("Reminder")]
+    assert len(reminders) == 1
+    assert rt.store.read(table.game_id)[-1].type == "ReminderSent"
+    # a reminder appended meanwhile does not make the player's click stale
+    rt.games.play(table.game_id, 0, {"type": "ante", "amount": 1}, 1)
