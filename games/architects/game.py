@@ -6,7 +6,7 @@ import copy
 import json
 from typing import Any, ClassVar
 
-from games.architects import captures, cards, opening, presentation, turn
+from games.architects import black_market, captures, cards, opening, presentation, turn
 from games.protocol import Game, IllegalMove, Move, State
 from games.rng import GameRandom
 
@@ -131,6 +131,7 @@ class Architects(Game):
         if auto is not None:
             auto["deck"] = len(auto["deck"])
             auto["future"] = len(auto["future"])
+        v["market"] = {"A": black_market.offer(state, 0), "C": black_market.offer(state, 2)}
         v["seat"] = seat
         return v
 
@@ -160,6 +161,19 @@ class Architects(Game):
     # -- presentation ------------------------------------------------------------------------
     def move_label(self, state: State, seat: int, move: Move) -> str:
         return presentation.label(state, move)
+
+    def building_card(self, card_id: int) -> dict[str, Any]:
+        """A Building card's data (for the page template)."""
+        return cards.building(card_id)
+
+    def apprentice_card(self, card_id: int) -> dict[str, Any]:
+        """An Apprentice card's data (for the page template)."""
+        return cards.apprentice(card_id)
+
+    def location_names(self) -> dict[str, str]:
+        """Location keys to display names, board order."""
+        from games.architects.locations import NAMES
+        return dict(NAMES)
 
     def summary(self, state: State, seat: int | None) -> str:
         return presentation.summary(state, seat)
