@@ -32,20 +32,34 @@ def service(store) -> GameService:
     return GameService(store)
 
 
-def real_redis_url() -> str:
-    return os.environ.get("REDIS_URL") or f"redis://127.0.0.1:6379/{INTEGRATION_DB}"
+@pytest.fixture(scope="session")
+def real_redis_url(tmp_path_factory) -> str:
+    """REDIS_URL, else the server at 127.0.0.1:6379, else an embedded redis-server."""
+    if os.environ.get("REDIS_URL"):
+        return os.environ["REDIS_URL"]
+    local = f"redis://127.0.0.1:6379/{INTEGRATION_DB}"
+    try:
+        redis.Redis.from_url(local, socket_connect_timeout=2).ping()
+        return local
+    except redis.ConnectionError:
+        from service.redis_setup import EmbeddedRedis
+        server = EmbeddedRedis(tmp_path_factory.mktemp("redis")).start()
+        _embedded.append(server)
+        return server.url
+
+
+_embedded: list = []
+
+
+def pytest_sessionfinish(session, exitstatus):
+    for server in _embedded:
+        server.stop()
 
 
 @pytest.fixture
-def real_redis():
-    """A real Redis server (REDIS_URL, else the local one); skip loudly if none answers."""
-    client = redis.Redis.from_url(real_redis_url(), decode_responses=True)
-    try:
-        client.ping()
-    except redis.ConnectionError as exc:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"no Redis server at {real_redis_url()}: {exc}")
+def real_redis(real_redis_url):
+    """A client of a real Redis server, its database flushed before and after."""
+    client = redis.Redis.from_url(real_redis_url, decode_responses=True)
     client.flushdb()
     yield client
     client.flushdb()

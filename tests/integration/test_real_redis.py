@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+import redis
 from rq import Queue, SimpleWorker
 
 from service.config import DEFAULTS
@@ -64,11 +65,9 @@ def test_rebuild_equals_live_state_on_a_real_server(real_app):
     assert rt.games.replayer.load(gid, use_snapshot=False) == rt.games.load(gid)
 
 
-def test_rq_worker_projects_and_emails_through_sendgrid_once_despite_a_crash(real_redis):
-    raw = real_redis.connection_pool.connection_kwargs
-    import redis
-    rq_redis = redis.Redis(host=raw.get("host", "127.0.0.1"), port=raw.get("port", 6379),
-                           db=raw.get("db", 0))
+def test_rq_worker_projects_and_emails_through_sendgrid_once_despite_a_crash(
+        real_redis, real_redis_url):
+    rq_redis = redis.Redis.from_url(real_redis_url)
     with SendGridStandIn(api_key="SG.test") as sendgrid:
         config = {**DEFAULTS, "SECRET_KEY": "s", "MAIL_BACKEND": "sendgrid",
                   "SENDGRID_API_KEY": "SG.test", "SENDGRID_HOST": sendgrid.url,

@@ -1,0 +1,72 @@
+"""A person's path in real headless Chromium: lobby → outbox → move link → move made."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture
+def live_server(real_redis):
+    from service import create_app
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    app = create_app({"REDIS_CLIENT": real_redis, "RUN_JOBS_INLINE": True,
+                      "SECRET_KEY": "browser-test", "BASE_URL": base})
+    server = make_server("127.0.0.1", port, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield base
+    server.shutdown()
+
+
+@pytest.fixture
+def page():
+    if not CHROMIUM:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed (apt-get install chromium)")
+        pytest.skip("chromium is not installed")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        yield browser.new_page()
+        browser.close()
+
+
+def test_start_a_game_and_move_through_the_email_link(live_server, page, tmp_path):
+    page.goto(live_server + "/")
+    page.select_option("select[name=game]", "test-race")
+    page.fill("input[name=name0]", "Ada")
+    page.fill("input[name=email0]", "ada@example.com")
+    page.fill("input[name=name1]", "Bo")
+    page.fill("input[name=email1]", "bo@example.com")
+    page.click("button[type=submit]")
+    assert "has begun" in page.content()
+
+    page.goto(live_server + "/dev/mail/")
+    page.click("text=Your move in Counting Race >> nth=0")
+    move_link = page.locator("pre a[href*='/m/']").first.get_attribute("href")
+    page.goto(move_link)
+    assert "Your move" in page.content()
+    page.check("input[name=move] >> nth=1")
+    page.click("text=Make this move")
+    page.wait_for_selector("text=Your move was recorded")
+    page.screenshot(path=os.environ.get("RAVENPOST_SCREENSHOT", str(tmp_path / "move.png")),
+                    full_page=True)
+
+    page.goto(move_link)  # the same link again: it shows the game, waiting for the other
+    assert "Waiting for" in page.content()
+    assert page.locator("input[name=move]").count() == 0
