@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.architects import black_market, captures, cards, cathedral, guildhall, virtue
+from games.architects import captures, cards, cathedral, guildhall, virtue
 from games.architects.locations import take_guildhall_space
 from games.rng import GameRandom
 
@@ -178,4 +178,4 @@ def _act(state: State, b: int, step: str) -> None:
         virtue.change(state, b, -2)
 
 
-__all__ = ["new", "take_turn", "on_reset", "scheme_name", "black_market"]
+

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.architects import black_market, cathedral, locations
+from games.architects import black_market, locations
 from games.architects.automaton import scheme_name
 from games.architects.cards import apprentice, building
 
@@ -46,10 +46,12 @@ def label(state: State | None, move: Move, hidden: bool = False) -> str:
                 text += f" ({goods(black_market.offer(state, move['space']))})"
             return text
         if loc == "guildhall":
-            what = "advance the Cathedral" if move.get("cathedral") else \
-                f"construct {building_name(move['build'])}"
-            return f"Guildhall: {what} paying {goods(move['pay'])}"
+            return "Guildhall (construct a Building or work on the Cathedral)"
         return locations.NAMES[loc]
+    if t == "build":
+        return f"Construct {building_name(move['card'])} paying {goods(move['pay'])}"
+    if t == "cathedral":
+        return f"Advance the Cathedral paying {goods(move['pay'])}"
     if t == "trade":
         if move["trade"] == "apprentice":
             from games.architects.apprentices import ABILITIES
@@ -134,4 +136,3 @@ def summary(state: State, seat: int | None) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["label", "describe", "summary", "cathedral"]

@@ -254,3 +254,12 @@ def test_presentation_labels_and_summary(table):
     assert "P0" in GAME.summary(table.state, 0)
     assert "Your hand" in GAME.summary(table.state, 0)
     assert GAME.rules_summary().startswith("#")
+
+
+def test_presentation_every_move_has_a_human_label():
+    from games.bots import play_random_game
+    state, record = play_random_game(GAME, 3, seed=4, options={"promos": True})
+    for seat, move, _ in record.moves:
+        text = GAME.describe({"version": 1, "actor": seat, "names": ["A", "B", "C"],
+                              "data": {"move": move}}, seat)
+        assert not text.split(": ", 1)[1].startswith("{")
