@@ -105,6 +105,7 @@ def take_turn(state: State, b: int, rng: GameRandom) -> None:
             pl["workers"] += state["board"][loc][b]
             state["board"][loc][b] = 0
         captures.release_prison(state, b)
+        captures.release_boards(state, b)
         auto["deck"] = rng.shuffled(auto["deck"] + auto["discard"])
         auto["discard"] = []
         auto["last"] = None

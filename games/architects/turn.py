@@ -90,10 +90,29 @@ def pending_moves(state: State, p: int) -> list[Move]:
     if kind == "dismiss":
         return [{"type": "dismiss", "card": c} for c in pl["apprentices"]]
     if kind == "recall":
-        out = [{"type": "recall", "location": loc} for loc in captures.LARGE
-               if state["board"][loc][p]]
-        return out or [{"type": "pass"}]
+        return recall_moves(state, p)
     raise AssertionError(kind)  # pragma: no cover
+
+
+def recall_moves(state: State, p: int) -> list[Move]:
+    """Workers that may come back on a turn that starts with none on the board.
+
+    The rulebook allows only the large locations.  When none of p's Workers is there
+    (the rulebook is silent), the BGA fallback applies so that nobody is stuck for
+    ever: one Worker from the Prison, then from an opposing board, then from the Black
+    Market.  Never from the Guildhall.
+    """
+    out: list[Move] = [{"type": "recall", "location": loc} for loc in captures.LARGE
+                       if state["board"][loc][p]]
+    if not out and state["prison"][p]:
+        out = [{"type": "recall", "location": "prison"}]
+    if not out:
+        out = [{"type": "recall", "location": "board", "player": q}
+               for q, pl in enumerate(state["players"]) if pl["captured"][p]]
+    if not out:
+        out = [{"type": "recall", "location": "black_market", "space": i}
+               for i, q in enumerate(state["black_market"]) if q == p]
+    return out or [{"type": "pass"}]
 
 
 def moves_for(state: State, p: int) -> list[Move]:
@@ -180,7 +199,15 @@ def resolve(state: State, p: int, move: Move, rng: GameRandom) -> None:
         state["app_deck"].append(move["card"])
         state["pending"] = None
     elif kind == "recall":
-        state["board"][move["location"]][p] -= 1
+        loc = move["location"]
+        if loc == "prison":
+            state["prison"][p] -= 1
+        elif loc == "board":
+            state["players"][move["player"]]["captured"][p] -= 1
+        elif loc == "black_market":
+            state["black_market"][move["space"]] = None
+        else:
+            state["board"][loc][p] -= 1
         pl["workers"] += 1
         state["pending"] = None
     elif kind == "pass":

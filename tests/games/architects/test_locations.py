@@ -292,3 +292,26 @@ def test_rule_illegal_move_leaves_state_unchanged(table):
     with pytest.raises(IllegalMove):
         table.play(1, {"type": "place", "location": "quarry"})
     assert table.state == before
+
+
+def test_rule_no_workers_recall_never_from_prison_when_board_has_one(table):
+    pl = table.player(0)
+    table.state["prison"][0] = pl["workers"] - 1
+    table.state["board"]["quarry"][0] = 1
+    pl["workers"] = 0
+    table.turn_to(0)
+    from games.architects import turn
+    turn.start_turn(table.state)
+    assert table.moves(0) == [{"type": "recall", "location": "quarry"}]
+
+
+def test_rule_no_workers_fallback_from_prison_when_none_on_board(table):
+    pl = table.player(0)
+    table.state["prison"][0] = pl["workers"]
+    pl["workers"] = 0
+    table.turn_to(0)
+    from games.architects import turn
+    turn.start_turn(table.state)
+    assert table.moves(0) == [{"type": "recall", "location": "prison"}]
+    table.play(0, {"type": "recall", "location": "prison"})
+    assert pl["workers"] == 1 and table.state["prison"][0] == 19

@@ -167,3 +167,49 @@ def test_scoring_tie_break_virtue_then_silver(table):
     table.player(1)["silver"] = 5
     result = scoring.final(table.state)
     assert result["places"] == {"0": 1, "1": 1}
+
+
+def _blank(table):
+    for p in (0, 1):
+        table.player(p).update(virtue=7, silver=0, gold=0, marble=0, debts=0, buildings=[],
+                               cathedral=0)
+        table.state["prison"][p] = 0
+    return table.player(0)
+
+
+def test_scoring_line_buildings_with_end_bonus(table):
+    _blank(table)["buildings"] = [13, 11]  # Aqueduct 3 + 2 buildings, Well 3
+    assert scoring.lines(table.state, 0)["buildings"] == 8
+
+
+def test_scoring_line_cathedral(table):
+    _blank(table)["cathedral"] = 4
+    assert scoring.lines(table.state, 0)["cathedral"] == 12
+
+
+def test_scoring_line_virtue(table):
+    _blank(table)["virtue"] = 2
+    assert scoring.lines(table.state, 0)["virtue"] == -7
+
+
+def test_scoring_line_unpaid_debts(table):
+    _blank(table)["debts"] = 3
+    assert scoring.lines(table.state, 0)["debts"] == -6
+
+
+def test_scoring_line_gold_and_marble(table):
+    _blank(table).update(gold=2, marble=3)
+    assert scoring.lines(table.state, 0)["gold_marble"] == 5
+
+
+def test_scoring_line_silver_per_ten(table):
+    _blank(table)["silver"] = 29
+    assert scoring.lines(table.state, 0)["silver"] == 2
+
+
+def test_scoring_line_prisoners_per_two(table):
+    _blank(table)
+    table.state["prison"][0] = 1
+    assert scoring.lines(table.state, 0)["prison"] == 0
+    table.state["prison"][0] = 5
+    assert scoring.lines(table.state, 0)["prison"] == -2
