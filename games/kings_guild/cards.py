@@ -102,4 +102,6 @@ def quest_name(qid: int) -> str:
 
 
 MASTER_ROOMS = [name for name, r in rooms().items() if r["category"] == "master"]
-CHAMBERS = [name for name, r in rooms().items() if "chamber_spaces" in r and r["category"] == "basic"]
+CHAMBERS = [
+    name for name, r in rooms().items() if "chamber_spaces" in r and r["category"] == "basic"
+]

@@ -18,7 +18,10 @@ def player(state: State, seat: int) -> dict[str, Any]:
 def has_specialist(state: State, seat: int, name: str) -> bool:
     """Whether ``seat`` has hired the specialist called ``name``."""
     sid = cards.specialist_ids()[name]
-    return any(s["id"] == sid for s in player(state, seat)["specialists"])
+    for s in player(state, seat)["specialists"]:
+        if s["id"] == sid:
+            return True
+    return False
 
 
 def has_room(state: State, seat: int, name: str) -> bool:

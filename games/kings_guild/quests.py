@@ -18,6 +18,7 @@ COST_REDUCERS = {
     "Leatherworker": ("armor", "leather"),
     "Tailor": ("armor", "cloth"),
 }
+STALE_ROUNDS = 5
 HERO_SPECIALISTS = {"warrior": ("Fighter", "red"), "rogue": ("Ranger", "yellow"),
                     "mage": ("Wizard", "blue")}
 
@@ -25,7 +26,7 @@ HERO_SPECIALISTS = {"warrior": ("Fighter", "red"), "rogue": ("Ranger", "yellow")
 def new_slot(qid: int) -> dict[str, Any]:
     """A quest card face up in a slot, nothing crafted yet."""
     items = len(cards.quests()[qid]["items"]) if qid in cards.quests() else 0
-    return {"quest": qid, "crafted": [None] * items, "hero_bonus": []}
+    return {"quest": qid, "crafted": [None] * items, "hero_bonus": [], "since": 0}
 
 
 def has_sigil(slot: dict[str, Any] | None) -> bool:
@@ -136,7 +137,7 @@ def craft(state: State, seat: int, index: int, items: list[int], rng: GameRandom
     for r, n in total_cost(state, seat, qid, items).items():
         guild.lose_resource(state, seat, r, n)
     values = sorted((quest["items"][i]["coins"] for i in items), reverse=True)
-    for k, value in enumerate(values):
+    for value in values:
         if state["turn"]["fortune"] > 0 and state["current"] == seat:
             state["turn"]["fortune"] -= 1
             value *= 2
@@ -169,6 +170,7 @@ def complete(state: State, seat: int, index: int, rng: GameRandom) -> list[dict[
     owner = partner if partner is not None else seat
     guild.player(state, owner)["quests"].append(qid)
     state["quest_slots"][index] = None
+    state["stale_turns"] = 0
     if state["thug"] and state["thug"]["slot"] == index:
         state["thug"] = None
     colors = list(cards.quests()[qid]["reward"])
@@ -209,6 +211,30 @@ def refill(state: State, index: int) -> None:
         state["funeral"] = {"bids": {}, "slot": index}
     else:
         state["quest_slots"][index] = new_slot(qid)
+        state["quest_slots"][index]["since"] = state["round_turn"]
+
+
+def retire_stale_quest(state: State) -> None:
+    """Service rule against deadlock (not in the rulebook): after ``STALE_ROUNDS`` rounds in
+    which no quest left the board, the oldest quest without a sigil leaves the game (if every
+    quest carries a sigil, the oldest goes to its sigil owner, without treasure) and the slot
+    is refilled, so the deck keeps moving towards the Offering to the Council."""
+    filled = [i for i, s in enumerate(state["quest_slots"]) if s]
+    if not filled:
+        return
+    free = [i for i in filled if not has_sigil(state["quest_slots"][i])]
+    index = min(free or filled, key=lambda i: state["quest_slots"][i]["since"])
+    slot = state["quest_slots"][index]
+    owner = sigil_owner(slot)
+    if owner is None:
+        state["quests_removed"].append(slot["quest"])
+    else:
+        guild.player(state, owner)["quests"].append(slot["quest"])
+    state["quest_slots"][index] = None
+    if state["thug"] and state["thug"]["slot"] == index:
+        state["thug"] = None
+    state["stale_turns"] = 0
+    push(state, {"kind": "refill", "seat": state["current"], "slot": index})
 
 
 def witch_slots(state: State) -> list[int]:
@@ -225,6 +251,7 @@ def take_quest(state: State, seat: int, index: int) -> None:
     slot = state["quest_slots"][index]
     guild.player(state, seat)["quests"].append(slot["quest"])
     state["quest_slots"][index] = None
+    state["stale_turns"] = 0
     if state["thug"] and state["thug"]["slot"] == index:
         state["thug"] = None
     if not state["solo"]:

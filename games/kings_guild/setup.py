@@ -49,6 +49,7 @@ def new_state(players: list[str], rng: GameRandom) -> State:
         "outcome": None,
         "current": 0,
         "round_turn": 1,
+        "stale_turns": 0,
         "supply": supply,
         "resource_totals": dict(supply),
         "room_supply": {

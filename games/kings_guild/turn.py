@@ -34,13 +34,15 @@ def active(state: State) -> tuple[str, Any]:
         return "funeral", None
     order = [(state["current"] + k) % state["n"] for k in range(state["n"])]
     for seat in order:
-        if guild.stored(state, seat) > guild.storage_limit(state, seat):
+        stored = guild.stored(state, seat)
+        if stored > 5 and stored > guild.storage_limit(state, seat):
             return "discard_resource", seat
     entry = top(state)
     for seat in order:
-        if len(guild.player(state, seat)["hand"]) > guild.hand_limit(state, seat):
-            waiting = entry and entry["seat"] == seat and entry["kind"] in decisions.HAND_CHECK_WAITS
-            if not waiting:
+        held = len(guild.player(state, seat)["hand"])
+        if held > 6 and held > guild.hand_limit(state, seat):
+            kinds = decisions.HAND_CHECK_WAITS
+            if not (entry and entry["seat"] == seat and entry["kind"] in kinds):
                 return "sell_down", seat
     if entry:
         return "pending", entry
@@ -61,9 +63,18 @@ def to_act(state: State) -> set[int]:
 
 def legal_moves(state: State, seat: int) -> list[Move]:
     """Every legal move for ``seat`` now."""
-    if seat not in to_act(state):
+    return _legal(state, seat, active(state))
+
+
+def _legal(state: State, seat: int, now: tuple[str, Any]) -> list[Move]:
+    what, arg = now
+    if what == "over":
         return []
-    what, arg = active(state)
+    if what == "funeral":
+        if seat not in funeral.bidders(state):
+            return []
+    elif seat != (arg["seat"] if what == "pending" else arg):
+        return []
     if what == "funeral":
         return funeral.bid_options(state, seat)
     if what == "discard_resource":
@@ -128,11 +139,13 @@ def main_moves(state: State, seat: int) -> list[Move]:
 def apply(state: State, seat: int, move: Any, rng: GameRandom) -> None:
     """Validate ``move`` against the legal moves, then apply it and settle automatic steps."""
     check_shape(move)
-    if seat not in to_act(state):
+    now = active(state)
+    legal = _legal(state, seat, now)
+    if not legal:
         raise IllegalMove(not_your_turn(state))
-    if move not in legal_moves(state, seat):
+    if move not in legal:
         raise IllegalMove(explain(state, seat, move))
-    what, arg = active(state)
+    what, arg = now
     if what == "funeral":
         funeral.place_bid(state, seat, move["amount"])
     elif what == "discard_resource":
@@ -236,6 +249,10 @@ def end_turn(state: State) -> None:
     state["current"] = guild.next_seat(state, seat)
     state["round_turn"] += 1
     state["turn"] = new_turn()
+    if not state["solo"]:
+        state["stale_turns"] += 1
+        if state["stale_turns"] >= quests.STALE_ROUNDS * state["n"]:
+            quests.retire_stale_quest(state)
 
 
 def finish(state: State) -> None:
