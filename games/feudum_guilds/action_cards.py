@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.feudum_guilds import guilds, writs
-from games.feudum_guilds.components import C, GOODS, GUILDS, REPEATABLE
+from games.feudum_guilds.components import GOODS, GUILDS, REPEATABLE, C
 from games.feudum_guilds.flow import log, options_for, pop, push, resolver_for, score
 from games.feudum_guilds.haversack import can_pay, draw_goods, pay
 from games.feudum_guilds.modules import favors, feast, monsters

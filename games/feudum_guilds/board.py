@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.feudum_guilds.components import C, GOODS, GUILDS, NEUTRAL, VESSELS, WRITS
+from games.feudum_guilds.components import GOODS, GUILDS, NEUTRAL, VESSELS, WRITS, C
 from games.feudum_guilds.haversack import draw_goods, empty_goods, take_good
 from games.rng import GameRandom
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from games.feudum_guilds import guilds, writs
 from games.feudum_guilds.board import colour_key
-from games.feudum_guilds.components import C, GOODS, GUILDS
+from games.feudum_guilds.components import GUILDS, C
 from games.feudum_guilds.flow import log
 from games.feudum_guilds.haversack import draw_goods, take_good
 from games.feudum_guilds.modules import vassalage
@@ -91,7 +91,8 @@ def replenish(state: State, rng: GameRandom) -> None:
 
 def great_empire(p: dict) -> int:
     """1 vp per outpost, farm or town; 3 per feudum; +3 per set of 3 of a kind (feudum wild)."""
-    counts = [sum(1 for loc in p["locations"] if loc["kind"] == k) for k in ("outpost", "farm", "town")]
+    kinds = ("outpost", "farm", "town")
+    counts = [sum(1 for loc in p["locations"] if loc["kind"] == k) for k in kinds]
     wild = sum(1 for loc in p["locations"] if loc["kind"] == "feudum")
     best = 0
     for a, b in product(range(wild + 1), repeat=2):

@@ -25,7 +25,8 @@ from games.rng import GameRandom
 OPTION_FIELDS: list[dict[str, Any]] = [
     {"name": "reeves", "label": "Reeves module", "type": "bool", "default": False},
     {"name": "feast", "label": "Feast module", "type": "bool", "default": False},
-    {"name": "monsters", "label": "Monsters module (Tame the Beast)", "type": "bool", "default": False},
+    {"name": "monsters", "label": "Monsters module (Tame the Beast)", "type": "bool",
+     "default": False},
     {"name": "vassalage", "label": "Vassalage module", "type": "bool", "default": False},
     {"name": "favors", "label": "Favors module", "type": "bool", "default": False},
     {"name": "famine", "label": "Famine at the dawn of II and IV (recommended)", "type": "bool",
@@ -109,9 +110,12 @@ class FeudumGuilds(Game):
             types = sorted({m["type"] for m in legal})
             if move["type"] not in types:
                 raise IllegalMove(f"'{move['type']}' is not possible now; expected one of {types}")
-            raise IllegalMove(f"that '{move['type']}' move is not allowed now (bad or missing fields)")
-        work = copy.deepcopy(state)
-        canon = copy.deepcopy(canon)
+            raise IllegalMove(
+                f"that '{move['type']}' move is not allowed now (bad or missing fields)")
+        # Work on a copy so that a failure can never leave a half-applied move behind
+        # (a JSON round trip is a fast deep copy of a JSON-ready state).
+        work = json.loads(json.dumps(state))
+        canon = json.loads(json.dumps(canon))
         if work["phase"] == "select":
             rounds.apply_select(work, seat, canon)
         else:

@@ -12,7 +12,7 @@ from typing import Any
 
 from games.feudum_guilds import fists, status, writs
 from games.feudum_guilds.board import colour_key, place_random_vessel
-from games.feudum_guilds.components import C, GOODS, GUILDS, VESSELS, line_vp, threshold_vp
+from games.feudum_guilds.components import GOODS, GUILDS, VESSELS, C, line_vp, threshold_vp
 from games.feudum_guilds.flow import log, options_for, pop, push, resolver_for, score
 from games.feudum_guilds.haversack import can_pay, pay, take_good
 from games.feudum_guilds.trading import pay_shares, split_box
@@ -52,7 +52,8 @@ def possible(state: State, seat: int, guild: str, function: str) -> bool:
         if guild == "farmer":
             return any(_farm_goods(loc) for loc in p["locations"] if loc["kind"] == "farm")
         if guild == "merchant":
-            return any(state["market"][g] and merchant_price(state, g) <= p["shillings"] for g in GOODS)
+            return any(state["market"][g] and merchant_price(state, g) <= p["shillings"]
+                       for g in GOODS)
         if guild == "alchemist":
             return p["shillings"] >= 3 and sum(state["vessel_space"].values()) > 0
         if guild == "knight":
@@ -112,7 +113,7 @@ def start(state: State, seat: int, guild: str, function: str, rng: GameRandom,
     key = f"{guild}_{function}"
     if key in TRANSFERS:
         _continue_transfer(state, {"kind": "transfer", "seat": seat, "fn": key,
-                                   "left": TRANSFERS[key][2], "placed": []}, rng, fresh=True)
+                                   "left": TRANSFERS[key][2], "placed": []}, rng)
     elif key == "farmer_trade":
         push(state, {"kind": "send_farm", "seat": seat})
     elif key == "merchant_trade":
@@ -134,17 +135,17 @@ def start(state: State, seat: int, guild: str, function: str, rng: GameRandom,
         cap = max(sum(1 for i, n in enumerate(r["sections"]) if n < C["knight_sections"][i])
                   for r in state["knight_rows"])
         _continue_invent(state, {"kind": "invent", "seat": seat, "fn": key, "left": 3,
-                                 "made": [], "barrel_cap": cap}, rng, fresh=True)
+                                 "made": [], "barrel_cap": cap}, rng)
     elif key == "knight_pull":
         _continue_invent(state, {"kind": "invent", "seat": seat, "fn": key, "left": 1,
-                                 "made": [], "barrel_cap": 1}, rng, fresh=True)
+                                 "made": [], "barrel_cap": 1}, rng)
     elif key in ("knight_push", "noble_pull"):
         _continue_seals(state, {"kind": "seal_scrolls", "seat": seat, "fn": key,
                                 "left": 3 if key == "knight_push" else 2,
-                                "colours": [], "placed": []}, rng, fresh=True)
+                                "colours": [], "placed": []}, rng)
     elif key in ("noble_push", "monk_pull"):
         _continue_flip(state, {"kind": "flip_seals", "seat": seat, "fn": key,
-                               "left": 2 if key == "noble_push" else 1, "moved": 0}, rng, fresh=True)
+                               "left": 2 if key == "noble_push" else 1, "moved": 0}, rng)
     else:  # pragma: no cover - every key is handled above
         raise AssertionError(key)
 
@@ -176,7 +177,7 @@ def transfer_step(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
     _continue_transfer(state, dec, rng)
 
 
-def _continue_transfer(state: State, dec: dict, rng: GameRandom, fresh: bool = False) -> None:
+def _continue_transfer(state: State, dec: dict, rng: GameRandom) -> None:
     if dec["left"] > 0 and transfer_goods(state, dec["fn"]):
         push(state, dec)
         return
@@ -295,7 +296,8 @@ def buy_vessel(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
 def buy_seals_options(state: State, dec: dict) -> list[dict]:
     p = state["ps"][dec["seat"]]
     stock = len(state["seal_supply"]) + sum(1 for t in state["scrolls"] if t is not None)
-    return [{"type": "buy_seals", "count": k} for k in (1, 2) if stock >= k and p["shillings"] >= 3 * k]
+    return [{"type": "buy_seals", "count": k} for k in (1, 2)
+            if stock >= k and p["shillings"] >= 3 * k]
 
 
 @resolver_for("buy_seals")
@@ -441,7 +443,7 @@ def fill_barrel(state: State) -> None:
                 break
 
 
-def _continue_invent(state: State, dec: dict, rng: GameRandom, fresh: bool = False) -> None:
+def _continue_invent(state: State, dec: dict, rng: GameRandom) -> None:
     if dec["left"] > 0 and invent_choices(state, dec):
         push(state, dec)
         return
@@ -499,7 +501,7 @@ def scroll_lines_completed(state: State, placed: list[int]) -> int:
     return max(count(C["scroll_rows"]), count(C["scroll_columns"]))
 
 
-def _continue_seals(state: State, dec: dict, rng: GameRandom, fresh: bool = False) -> None:
+def _continue_seals(state: State, dec: dict, rng: GameRandom) -> None:
     if dec["left"] > 0 and seal_options(state, dec):
         push(state, dec)
         return
@@ -532,7 +534,7 @@ def flip_step(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
     _continue_flip(state, dec, rng)
 
 
-def _continue_flip(state: State, dec: dict, rng: GameRandom, fresh: bool = False) -> None:
+def _continue_flip(state: State, dec: dict, rng: GameRandom) -> None:
     if dec["left"] > 0 and flip_options(state, dec):
         push(state, dec)
         return

@@ -45,13 +45,13 @@ def take_good(state: State, good: str) -> bool:
 
 
 def can_pay(player: dict[str, Any], cost: dict[str, int]) -> bool:
-    """Whether the player can pay ``cost`` from their supply, region tiles acting as wild goods [A-33]."""
+    """Whether the player can pay ``cost``; region tiles act as wild goods [A-33]."""
     short = sum(max(0, n - player["goods"][g]) for g, n in cost.items())
     return short <= len(player["tiles"])
 
 
 def pay(state: State, player: dict[str, Any], cost: dict[str, int]) -> None:
-    """Pay ``cost`` into the haversack; missing goods are paid with region tiles (highest epoch last)."""
+    """Pay ``cost`` into the haversack; missing goods are paid with region tiles (lowest first)."""
     for good, n in cost.items():
         real = min(n, player["goods"][good])
         player["goods"][good] -= real

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.feudum_guilds.board import colour_key
-from games.feudum_guilds.components import C, GOODS, VESSELS, WRITS
+from games.feudum_guilds.components import GOODS, VESSELS, WRITS, C
 from games.feudum_guilds.epochs import goods_total
 
 State = dict[str, Any]
@@ -74,7 +74,8 @@ def check(state: State) -> None:
     for seat, p in enumerate(state["ps"]):
         key = colour_key(seat)
         total = state["marker_supply"][key] + p["markers"] + len(p["locations"])
-        total += sum(sum(r["sections"]) for r in state["knight_rows"] if colour_key(r["colour"]) == key)
+        total += sum(sum(r["sections"]) for r in state["knight_rows"]
+                     if colour_key(r["colour"]) == key)
         total += sum(1 for g in state["guilds"].values() for s in g["seats"] if s == seat)
         total += sum(1 for owner in state["monsters"].values() if owner == seat)
         assert total == C["markers_per_colour"], f"markers of seat {seat} not conserved"

@@ -172,7 +172,7 @@ def next_turn(state: State) -> int | None:
 
 
 def nourish(state: State) -> None:
-    """Each pawn in play eats: wine standing on it, else 1 food, else wine from the barrel [A-40]."""
+    """Each pawn in play eats: wine on it, else 1 food, else wine from the barrel [A-40]."""
     for p in state["ps"]:
         for pawn in p["pawns"]:
             if pawn["guild"] is None:

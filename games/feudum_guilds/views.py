@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.feudum_guilds import status
-from games.feudum_guilds.components import C, CARDS, GUILDS, WRITS
+from games.feudum_guilds.components import CARDS, GUILDS, WRITS, C
 from games.feudum_guilds.guilds import chicken_sum, merchant_price, rosary_sum
 
 State = dict[str, Any]
@@ -36,11 +36,12 @@ def writ_card(wid: str) -> dict[str, Any]:
     out = {"id": wid, "name": w["name"], "kind": w["kind"]}
     if w["kind"] == "charter":
         out["scores"] = (f"{'/'.join(map(str, w['vp']))} vp"
-                         + (f" for stars in the {w['guild'].title()} guild" if "guild" in w else ""))
+                         + (f" for stars in the {w['guild'].title()} guild"
+                            if "guild" in w else ""))
     return out
 
 
-def _player(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
+def _player(state: State, seat: int, viewer: int | None, stars: dict[str, int]) -> dict[str, Any]:
     p = state["ps"][seat]
     revealed = state["phase"] != "select"
     mine = viewer == seat
@@ -66,7 +67,7 @@ def _player(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
         "played": list(p["played"]),
         "cards_left": len(p["selected"]) - len(p["played"]),
         "committed": p["committed"],
-        "stars": {g: status.stars(state, seat, g) for g in GUILDS},
+        "stars": dict(stars),
     }
     if revealed or mine:
         out["boost"] = p["boost"]
@@ -104,11 +105,13 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         seats = state["guilds"][g]["seats"]
         guild_view[g] = {
             "patron": C["patrons"][g],
-            "seats": [{"rank": RANKS[i], "seat": s, "name": _name(state, s) if s is not None else None}
+            "seats": [{"rank": RANKS[i], "seat": s,
+                       "name": _name(state, s) if s is not None else None}
                       for i, s in enumerate(seats)],
             "reeves": list(state["guilds"][g]["reeves"]),
         }
     to_act = sorted(_to_act(state))
+    table = status.star_table(state)
     return {
         "kind": "feudum-guilds",
         "seat": seat,
@@ -124,7 +127,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                    "chicken_sum": chicken_sum(state), "purse": state["purse"]},
         "merchant": {"market": {g: {"count": state["market"][g],
                                     "prices": C["merchant_prices"][g],
-                                    "price_now": merchant_price(state, g) if state["market"][g] else None}
+                                    "price_now": (merchant_price(state, g)
+                                                  if state["market"][g] else None)}
                                 for g in C["merchant_rows"]}},
         "alchemist": {"carts": dict(state["alchemist"]), "capacity": C["alchemist_capacity"],
                       "vessel_space": dict(state["vessel_space"]),
@@ -140,7 +144,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "stacks": [list(s) for s in state["stacks"]],
         "feudums": dict(state["feudums"]),
         "writ_deck": len(state["writ_deck"]),
-        "players": [_player(state, s, seat) for s in range(state["n"])],
+        "players": [_player(state, s, seat, table[s]) for s in range(state["n"])],
         "pending": _pending(state, seat),
         "log": list(state["log"]),
         "outcome": state["outcome"],
@@ -227,9 +231,12 @@ def label(move: dict[str, Any], state: State | None = None) -> str:
     if t == "move_good":
         return f"Move 1 {move['good']}"
     if t == "invent":
-        return f"Invent a {_nice(move['what'])}" if move["what"] != "barrel" else "Invent a krud barrel"
+        if move["what"] == "barrel":
+            return "Invent a krud barrel"
+        return f"Invent a {_nice(move['what'])}"
     if t == "seal":
-        colour = colour_name(state, state["knight_rows"][move["row"]]["colour"]) if state else move["row"]
+        colour = (colour_name(state, state["knight_rows"][move["row"]]["colour"])
+                  if state else f"row {move['row'] + 1}")
         return f"Marker from {colour}'s row, seal onto scroll S{move['scroll'] + 1}"
     if t == "flip":
         return f"Flip the seal on scroll S{move['scroll'] + 1} onto the rosary"
@@ -250,7 +257,8 @@ def label(move: dict[str, Any], state: State | None = None) -> str:
     if t == "decline":
         return "Decline"
     if t == "pilfer":
-        return f"Pilfer 1 {move['good']} from the {'market' if move['from'] == 'market' else 'Alchemist'}"
+        where = "market" if move["from"] == "market" else "Alchemist"
+        return f"Pilfer 1 {move['good']} from the {where}"
     if t == "reeve":
         return "Leave a reeve in this guild" if move["place"] else "Keep your reeve"
     if t == "tribute":
@@ -263,8 +271,8 @@ def _mandate_option(move: dict[str, Any]) -> str:
     if "options" in writ:
         opt = writ["options"][int(move["option"])]
         cost = ", ".join(f"{n} {g}" for g, n in opt["cost"].items()) or "free"
-        gain = ", ".join(f"{v if not isinstance(v, str) else ''} {_nice(k if not isinstance(v, str) else v)}"
-                         .strip() for k, v in opt["gain"].items())
+        gain = ", ".join(_nice(v) if isinstance(v, str) else f"{v} {k}"
+                         for k, v in opt["gain"].items())
         return f"{cost} -> {gain}"
     guild, _, kind = move["option"].partition(":")
     return f"{guild.title()}: {writ['status'][guild]}" + (f" ({_nice(kind)})" if kind else "")

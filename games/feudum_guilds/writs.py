@@ -14,7 +14,7 @@ State = dict[str, Any]
 
 
 def draw(state: State, seat: int, count: int) -> None:
-    """Draw ``count`` writs from the top of the deck; the player keeps 1, the rest go to the bottom."""
+    """Draw ``count`` writs from the top of the deck; keep 1, the rest go to the bottom."""
     cards = state["writ_deck"][:count]
     del state["writ_deck"][:count]
     if cards:

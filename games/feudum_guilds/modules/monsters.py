@@ -45,9 +45,10 @@ def start_defeat(state: State, seat: int, monster: str) -> None:
 
 
 def pilfer_sources(state: State) -> list[dict]:
-    """Goods a monster could pilfer: the Merchant market (rightmost bin) or an Alchemist cart/pile."""
+    """Goods a monster could pilfer: the market (rightmost bin) or an Alchemist cart/pile."""
     out = [{"type": "pilfer", "from": "market", "good": g} for g in GOODS if state["market"][g]]
-    out += [{"type": "pilfer", "from": "alchemist", "good": g} for g in GOODS if state["alchemist"][g]]
+    out += [{"type": "pilfer", "from": "alchemist", "good": g} for g in GOODS
+            if state["alchemist"][g]]
     return out
 
 

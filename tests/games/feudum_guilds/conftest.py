@@ -167,3 +167,37 @@ class Table:
 def table():
     """A factory: ``table(n=3, **options)``."""
     return Table
+
+
+def assert_no_leaks(state: dict) -> None:
+    """No view shows another seat's hidden information or any seal value."""
+    values = state["tokens"]
+    face_up = list(state["rosary"]) + [c for c in state["chickens"] if c is not None]
+    for p in state["ps"]:
+        face_up += p["beads"]
+    for viewer in [None, *range(state["n"])]:
+        view = GAME.view(state, viewer)
+        assert "tokens" not in view and isinstance(view["noble"]["seal_supply"], int)
+        for seat, pv in enumerate(view["players"]):
+            if seat != viewer:
+                assert "hand" not in pv and "selected" not in pv
+                if state["phase"] == "select":
+                    assert "boost" not in pv
+            assert isinstance(pv["seals"], int)
+        assert all(isinstance(x, bool) for x in view["noble"]["scrolls"])
+        shown = sorted(view["monk"]["rosary"] + [c for c in view["farmer"]["chickens"] if c]
+                       + [b for pv in view["players"] for b in pv["beads"]])
+        assert shown == sorted(values[t] for t in face_up)
+        pending = view["pending"]
+        if pending and state["stack"]:
+            top = state["stack"][-1]
+            if top["kind"] == "fist_pick" and viewer != top["divider"]:
+                assert "fists" not in pending
+            if top["kind"] == "writ_keep" and viewer != top["seat"]:
+                assert "cards" not in pending
+
+
+@pytest.fixture
+def no_leaks():
+    """The view leak check: ``no_leaks(state)``."""
+    return assert_no_leaks

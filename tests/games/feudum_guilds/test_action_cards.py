@@ -1,4 +1,4 @@
-"""Rule tests for the round (B4): secret selection, the act phase and the eight action cards (B5)."""
+"""Rule tests for the round (B4): secret selection, the act phase and the action cards (B5)."""
 
 from __future__ import annotations
 
