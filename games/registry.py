@@ -9,6 +9,7 @@ from games.protocol import Game
 
 KINDS: dict[str, str] = {
     "architects": "games.architects:GAME",
+    "feudum-guilds": "games.feudum_guilds:GAME",
 }
 
 
