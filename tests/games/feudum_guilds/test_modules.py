@@ -42,12 +42,9 @@ def test_module_reeves_off_asks_nothing(table):
 def test_module_feast_performs_the_holders_push_for_wine_plus_three_and_the_share(table):
     t = table(3, feast=True)
     t.seat("farmer", [0, 1])
-    t.seat("farmer", [0, 1])
     t.p(2)["pawns"][0]["guild"] = "farmer"  # 1 star: ties, so no seat
-    t.state["haversack"]["sulfur"] += 0
-    if t.p(2)["barrel"] == 0:
-        t.state["haversack"]["sulfur"] -= 1
-        t.p(2)["barrel"] = 1
+    t.state["haversack"]["sulfur"] -= 1 - t.p(2)["barrel"]
+    t.p(2)["barrel"] = 1
     barrel = t.p(2)["barrel"]
     t.state["purse"] = 4
     for g in list(t.state["barn"]):

@@ -1,0 +1,297 @@
+"""Tests for the assumptions this implementation adds (A-31 ... A-58, ASSUMPTIONS.md) and for
+the notes' assumptions that change play."""
+
+from __future__ import annotations
+
+from games.feudum_guilds import GAME, epochs, rounds, status
+from games.feudum_guilds.modules import vassalage
+
+
+def test_assumption_A_4_bead_values_five_2s_four_each_of_3_4_5(table):
+    assert sorted(table(2).state["tokens"]) == [2] * 5 + [3] * 4 + [4] * 4 + [5] * 4
+
+
+def test_assumption_A_11_concrete_setup_fill(table):
+    s = table(3).state
+    assert s["market"] == {"food": 4, "wood": 4, "iron": 4, "saltpeter": 3, "sulfur": 3}
+    assert s["alchemist"] == {"wood": 3, "iron": 3, "food": 1, "saltpeter": 3, "sulfur": 1}
+    assert [t is not None for t in s["scrolls"]] == [False, True, True, True, False, True]
+    assert len(s["rosary"]) == 4 and s["chickens"][0] is not None
+    assert sum(s["vessel_space"].values()) == 2 and sum(s["barn"].values()) == 10
+
+
+def test_assumption_A_3_dummy_rows_until_four_colours(table):
+    assert [r["colour"] for r in table(2).state["knight_rows"]] == [0, 1, "neutral", "neutral"]
+    assert [r["colour"] for r in table(5).state["knight_rows"]] == [0, 1, 2, 3, 4]
+
+
+def test_assumption_A_31_feudum_seal_returns_under_the_seal_supply(table):
+    t = table(3)
+    loc = t.location(0, "town")
+    seal = t.state["seal_supply"].pop()
+    t.p(0)["seals"].append(seal)
+    t.turn(0, "improve")
+    t.do(0, {"type": "improve", "location": loc["id"], "guild": "monk"})
+    assert t.state["seal_supply"][0] == seal
+    t.check()
+
+
+def test_assumption_A_32_progress_picks_among_eligible_stacks_only(table):
+    t = table(3)
+    t.state["stacks"] = [[2, 3, 4]] * 3 + [[1, 2, 3, 4]] + [[2, 3, 4]] * 2
+    t.state["stacks"] = [list(s) for s in t.state["stacks"]]
+    for _ in range(5):
+        before = [list(s) for s in t.state["stacks"]]
+        epochs.progress(t.state, t.rng)
+        if before[3] and before[3][0] == 1:
+            assert t.state["stacks"][3] == before[3][1:]
+    assert t.state["stacks"][0] == [2, 3, 4]  # never an epoch II tile during epoch I
+
+
+def test_assumption_A_33_region_tiles_are_wild_goods_for_action_costs(table):
+    t = table(3)
+    t.state["haversack"]["food"] += t.p(0)["goods"]["food"]
+    t.p(0)["goods"]["food"] = 0
+    t.p(0)["tiles"] = [2]
+    t.turn(0, "migrate")
+    t.do(0, {"type": "migrate", "guild": "farmer"})
+    assert t.p(0)["tiles"] == [] and t.state["tiles_spent"] == 1
+    t.check()
+
+
+def test_assumption_A_34_mandates_only_at_the_start_of_your_own_turn(table):
+    t = table(2)
+    t.state["writ_deck"].remove("M1")
+    t.p(0)["hand"] = ["M1"]
+    t.turn(0, "tax")
+    assert not any(m["type"] == "mandate" for m in t.moves(0))
+    t.do(0, {"type": "forfeit"})
+    t.state["stack"] = [{"kind": "turn", "seat": 0}]
+    assert {"type": "mandate", "writ": "M1", "option": "0"} in t.moves(0)
+
+
+def test_assumption_A_35_seals_go_on_the_best_charters(table):
+    t = table(2)
+    t.seat("monk", [0])
+    for _ in range(2):
+        t.location(0, "outpost")
+    for w in ("C8", "C5", "C1"):
+        t.state["writ_deck"].remove(w)
+    t.p(0)["hand"] = ["C8", "C5", "C1"]
+    t.p(0)["seals"].append(t.state["seal_supply"].pop())
+    assert writs_value(t, 0) == (17, ["C8"])  # 3 monk stars: 17 beats 0 and 0/5
+
+
+def writs_value(t, seat):
+    from games.feudum_guilds import writs
+
+    return writs.sealed_charters(t.state, seat)
+
+
+def test_assumption_A_36_only_chicken_sum_overflow_goods_spill(table):
+    t = table(3)
+    s = t.state
+    for g in s["barn"]:
+        s["haversack"][g] += s["barn"][g]
+        s["barn"][g] = 0
+    s["haversack"]["iron"] -= 10
+    s["barn"]["iron"] = 10
+    t.chickens(2)
+    s["haversack"]["wood"] += 2
+    s["market"]["wood"] = 2
+    farm = t.location(0, "farm", wood=6)
+    t.turn(0)
+    t.do(0, {"type": "guild", "guild": "farmer", "function": "trade"})
+    t.do(0, {"type": "send_farm", "location": farm["id"], "take": "shillings"})
+    assert t.state["market"]["wood"] == 4  # exactly 2 of the 6 overflow goods spilled
+
+
+def test_assumption_A_37_a_flip_that_moves_no_seal_scores_nothing(table):
+    t = table(3)
+    t.seat("monk", [0, 1])
+    t.rosary(5, 5, 5)
+    for i, tok in enumerate(t.state["scrolls"]):
+        if tok is not None:
+            t.state["seal_supply"].append(tok)
+            t.state["scrolls"][i] = None
+    t.turn(1)
+    t.do(1, {"type": "guild", "guild": "monk", "function": "pull"})
+    assert t.p(1)["vp"] == 0 and t.top()["kind"] == "turn"  # rosary 15 but nothing moved
+
+
+def test_assumption_A_38_feasters_place_no_reeves(table):
+    t = table(3, feast=True, reeves=True)
+    t.seat("noble", [0, 1])
+    t.p(2)["pawns"][0]["guild"] = "noble"
+    t.state["haversack"]["sulfur"] -= 2 - t.p(2)["barrel"]
+    t.p(2)["barrel"] = 2
+    t.turn(2)
+    t.do(2, {"type": "feast", "guild": "noble", "function": "push"})
+    t.do(2, {"type": "flip", "scroll": 1})
+    t.do(2, {"type": "flip", "scroll": 2})
+    assert t.top()["kind"] == "turn" and t.p(2)["reeves"] == []
+    t.check()
+
+
+def test_assumption_A_39_disloyalty_counts_uncovered_spaces_cumulatively(table):
+    t = table(2, vassalage=True)
+    t.location(0, "feudum")["guild"] = "farmer"
+    vassalage.disloyalty(t.state, 4)  # 2nd check, nothing covered: 2 x 4
+    assert t.p(0)["vp"] == -8
+    t.p(0)["service"] = 2
+    vassalage.disloyalty(t.state, 5)  # 3rd check, 2 covered: 1 x 5
+    assert t.p(0)["vp"] == -13
+    vassalage.disloyalty(t.state, 3)  # no check at the dawn of III
+    assert t.p(0)["vp"] == -13 and t.p(1)["vp"] == 0  # not a vassal
+
+
+def test_assumption_A_40_nourish_uses_wine_standing_on_the_pawn_first(table):
+    t = table(2)
+    t.seat("farmer", [0])
+    t.state["haversack"]["sulfur"] -= 1
+    t.p(0)["pawns"][0]["wine"] = True
+    food = t.p(0)["goods"]["food"]
+    rounds.nourish(t.state)
+    assert t.p(0)["goods"]["food"] == food and not t.p(0)["pawns"][0]["wine"]
+    t.check()
+
+
+def test_assumption_A_41_farmer_trade_food_is_limited_by_the_haversack(table):
+    t = table(2)
+    s = t.state
+    for g in s["barn"]:
+        s["haversack"][g] += s["barn"][g]
+        s["barn"][g] = 0
+    farm = t.location(0, "farm", wood=4)
+    food = t.p(0)["goods"]["food"]
+    t.p(1)["goods"]["food"] += s["haversack"]["food"] - 1
+    s["haversack"]["food"] = 1
+    t.turn(0)
+    t.do(0, {"type": "guild", "guild": "farmer", "function": "trade"})
+    t.do(0, {"type": "send_farm", "location": farm["id"], "take": "food"})
+    assert t.p(0)["goods"]["food"] == food + 1 and t.p(0)["shillings"] == 7
+    t.check()
+
+
+def test_assumption_A_42_noble_trade_takes_the_lowest_scroll_when_the_supply_is_empty(table):
+    t = table(2)
+    s = t.state
+    t.p(1)["seals"] += s["seal_supply"]
+    s["seal_supply"] = []
+    first = s["scrolls"][1]
+    t.turn(0)
+    t.do(0, {"type": "guild", "guild": "noble", "function": "trade"})
+    t.do(0, {"type": "buy_seals", "count": 1})
+    assert t.p(0)["seals"] == [first] and t.state["scrolls"][1] is None
+    t.check()
+
+
+def test_assumption_A_43_boost_goods_are_paid_at_the_reveal(table):
+    t = table(2)
+    t.state["phase"] = "select"
+    t.give(0, sulfur=1)
+    t.do(0, {"type": "boost", "boost": "double"})
+    assert GAME.view(t.state, 1)["players"][0]["goods"]["sulfur"] == 1
+
+
+def test_assumption_A_45_feast_counts_as_using_that_guild_for_repeat(table):
+    t = table(3, feast=True)
+    t.seat("knight", [0, 1])
+    t.p(2)["pawns"][0]["guild"] = "knight"
+    t.state["haversack"]["sulfur"] -= 2 - t.p(2)["barrel"]
+    t.p(2)["barrel"] = 2
+    t.turn(2)
+    t.do(2, {"type": "feast", "guild": "knight", "function": "pull"})
+    while t.top()["seat"] == 2 and t.top()["kind"] != "turn":
+        t.do(2, t.moves(2)[0])
+    t.turn(2, "repeat")
+    t.do(2, {"type": "repeat", "card": "guild"})
+    assert not any(m.get("guild") == "knight" for m in t.moves(2))
+
+
+def test_assumption_A_48_a_push_is_offered_even_if_it_would_move_nothing(table):
+    t = table(3)
+    t.seat("merchant", [0, 1])
+    for g in t.state["market"]:
+        t.state["haversack"][g] += t.state["market"][g]
+        t.state["market"][g] = 0
+    t.turn(0)
+    assert {"type": "guild", "guild": "merchant", "function": "push"} in t.moves(0)
+    t.do(0, {"type": "guild", "guild": "merchant", "function": "push"})
+    assert t.p(0)["vp"] == 0 and t.top()["kind"] == "turn"
+
+
+def test_assumption_A_49_goods_transfers_cannot_stop_early(table):
+    t = table(3)
+    t.seat("alchemist", [0, 1])
+    t.turn(1)
+    t.do(1, {"type": "guild", "guild": "alchemist", "function": "pull"})
+    assert {"type": "done"} not in t.moves(1)
+    t.seat("knight", [0, 1])
+    t.turn(0)
+    t.do(0, {"type": "guild", "guild": "knight", "function": "push"})
+    t.do(0, t.moves(0)[0])
+    assert {"type": "done"} in t.moves(0)  # the Knight push may stop after 1 of 1-3
+
+
+def test_assumption_A_50_the_starting_pawn_is_free_and_takes_the_best_free_seat(table):
+    t = table(4, seed=3)
+    s = GAME.setup(["a", "b", "c", "d"], GAME.normalize_options({}, 4), t.rng)
+    while s["phase"] == "setup":
+        seat = next(iter(GAME.to_act(s)))
+        moves = GAME.legal_moves(s, seat)
+        move = next((m for m in moves if m.get("guild") == "farmer"), moves[0])
+        GAME.apply(s, seat, move, t.rng)
+    order = [(s["start_player"] + i) % 4 for i in range(4)]
+    assert s["guilds"]["farmer"]["seats"] == order[:3]  # master, journeyman, apprentice
+    assert all(p["goods"]["food"] >= 7 for p in s["ps"])
+    GAME.check_invariants(s)
+
+
+def test_assumption_A_51_disloyalty_can_make_a_score_negative(table):
+    t = table(2, vassalage=True)
+    t.location(0, "feudum")["guild"] = "farmer"
+    vassalage.disloyalty(t.state, 2)
+    assert t.p(0)["vp"] == -3
+
+
+def test_assumption_A_52_patronage_bead_and_seal_come_from_the_seal_supply(table):
+    t = table(2)
+    t.state["writ_deck"].remove("M8")
+    t.p(0)["hand"] = ["M8"]
+    t.seat("monk", [0])
+    t.location(0, "outpost")
+    t.location(0, "outpost")
+    t.act_phase()
+    t.state["stack"] = [{"kind": "turn", "seat": 0}]
+    supply = len(t.state["seal_supply"])
+    t.do(0, {"type": "mandate", "writ": "M8", "option": "monk"})
+    assert len(t.p(0)["beads"]) == 1 and len(t.state["seal_supply"]) == supply - 1
+    t.check()
+
+
+def test_assumption_A_56_writs_are_discarded_only_over_the_hand_limit(table):
+    t = table(2)
+    t.p(0)["hand"] = [t.state["writ_deck"].pop(0)]
+    t.act_phase()
+    t.state["stack"] = [{"kind": "turn", "seat": 0}]
+    assert not any(m["type"] == "discard_writ" for m in t.moves(0))
+
+
+def test_assumption_A_57_harvest_total_is_capped_then_limited_by_the_farm_room(table):
+    t = table(2)
+    farm = t.location(0, "farm", food=7)
+    t.turn(0, "harvest")
+    t.do(0, {"type": "harvest", "location": farm["id"]})
+    assert sum(t.loc(0, farm["id"])["goods"].values()) == 10
+    t.check()
+
+
+def test_assumption_A_58_simultaneous_entrants_by_stars_then_turn_order(table):
+    t = table(3)
+    t.state["start_player"] = 1
+    for seat in range(3):
+        t.p(seat)["pawns"][0]["guild"] = "monk"
+    t.location(2, "outpost")
+    status.update_all(t.state)
+    assert t.state["guilds"]["monk"]["seats"] == [2, 1]
