@@ -215,3 +215,8 @@ class Architects(Game):
         assert sorted(rewards) == list(range(11))
         assert sorted(state["bm_small"] + state["bm_large"]) == list(range(10))
         assert len(state["guildhall"]) <= state["guildhall_size"]
+        auto = state["automaton"]
+        if auto is not None:
+            from games.architects import automaton
+            schemes = auto["deck"] + auto["discard"] + auto["future"]
+            assert sorted(schemes) == list(range(len(automaton.STARTING + automaton.FUTURE)))

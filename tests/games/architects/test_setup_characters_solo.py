@@ -263,3 +263,15 @@ def test_presentation_every_move_has_a_human_label():
         text = GAME.describe({"version": 1, "actor": seat, "names": ["A", "B", "C"],
                               "data": {"move": move}}, seat)
         assert not text.split(": ", 1)[1].startswith("{")
+
+
+def test_invariants_catch_a_lost_worker_and_a_duplicated_card(make_table):
+    t = make_table(2)
+    GAME.check_invariants(t.state)
+    t.player(0)["workers"] -= 1
+    with pytest.raises(AssertionError):
+        GAME.check_invariants(t.state)
+    t.player(0)["workers"] += 1
+    t.player(1)["hand"].append(t.player(0)["hand"][0])
+    with pytest.raises(AssertionError):
+        GAME.check_invariants(t.state)
