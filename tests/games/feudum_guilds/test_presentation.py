@@ -1,0 +1,80 @@
+"""The game page partial, move labels, log lines, the email summary and the rules text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+
+from games.bots import play_random_game
+from games.feudum_guilds import ALL_MODULES, GAME
+
+TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
+
+
+def _render(state: dict, seat: int | None) -> str:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
+                             undefined=jinja2.StrictUndefined)
+    template = env.get_template(GAME.template())
+    names = [p["name"] for p in state["ps"]]
+    return template.render(view=GAME.view(state, seat), seat=seat, names=names, game=GAME)
+
+
+def test_template_renders_for_players_and_spectators_and_escapes_names(table):
+    t = table(4, reeves=True, monsters=True)
+    t.state["ps"][1]["name"] = "<b>Eve</b>"
+    t.state["writ_deck"].remove("C3")
+    t.p(0)["hand"] = ["C3"]
+    for seat in (0, 1, None):
+        html = _render(t.state, seat)
+        assert "Farmer guild" in html and "Rosary" in html and "Chickens" in html
+        assert "&lt;b&gt;Eve&lt;/b&gt;" in html and "<b>Eve</b>" not in html
+    assert "Eastern Kingdom" in _render(t.state, 0)
+    assert "Eastern Kingdom" not in _render(t.state, 1)
+
+
+def test_template_renders_a_finished_game():
+    state, _ = play_random_game(GAME, 3, 11, options=ALL_MODULES)
+    html = _render(state, 2)
+    assert "Final scoring" in html and "Great Empire" in html
+
+
+def test_move_labels_describe_lines_and_summary_for_every_move_of_a_game():
+    state, record = play_random_game(GAME, 3, 12, options=ALL_MODULES)
+    names = [p["name"] for p in state["ps"]]
+    for version, (seat, move, _) in enumerate(record.moves, start=1):
+        event = {"version": version, "actor": seat, "data": {"move": move}, "names": names}
+        for viewer in (seat, (seat + 1) % 3, None):
+            line = GAME.describe(event, viewer)
+            assert names[seat] in line or line.startswith("You")
+        assert "{" not in GAME.describe(event, seat)
+    text = GAME.summary(state, 0)
+    assert "Game over" in text
+
+
+def test_move_labels_are_short_and_readable(table):
+    t = table(3, feast=True, monsters=True, favors=True)
+    t.seat("knight", [0, 1])
+    t.location(0, "farm")
+    t.turn(0)
+    labels = [GAME.move_label(t.state, 0, m) for m in t.moves(0)]
+    assert "Trade at the Knight guild" in labels and "Push out of the Knight guild" in labels
+    assert all(0 < len(label) < 80 and "{" not in label for label in labels)
+    t.turn(0, "harvest")
+    assert any("favor" in GAME.move_label(t.state, 0, m) for m in t.moves(0))
+
+
+def test_summary_tells_the_seat_what_is_asked(table):
+    t = table(3)
+    t.turn(1, "tax")
+    text = GAME.summary(t.state, 1)
+    assert "It is your move." in text and "Waiting for P1" in text
+    assert "It is your move." not in GAME.summary(t.state, 0)
+
+
+def test_rules_summary_and_option_fields():
+    rules = GAME.rules_summary()
+    assert "Guild functions" in rules and "divide" in rules
+    names = {f["name"] for f in GAME.option_fields()}
+    assert {"reeves", "feast", "monsters", "vassalage", "favors", "fixed_length"} <= names
+    assert GAME.normalize_options({}, 3)["monsters"] is False
