@@ -65,12 +65,12 @@ def _player(state: State, seat: int, viewer: int | None, stars: dict[str, int]) 
         "monsters_slain": p["slain"],
         "writs": len(p["hand"]),
         "played": list(p["played"]),
-        "cards_left": len(p["selected"]) - len(p["played"]),
         "committed": p["committed"],
         "stars": dict(stars),
     }
     if revealed or mine:
         out["boost"] = p["boost"]
+        out["cards_left"] = len(p["selected"]) - len(p["played"])
     if mine:
         out["hand"] = [writ_card(w) for w in p["hand"]]
         out["selected"] = list(p["selected"])

@@ -182,7 +182,7 @@ def assert_no_leaks(state: dict) -> None:
             if seat != viewer:
                 assert "hand" not in pv and "selected" not in pv
                 if state["phase"] == "select":
-                    assert "boost" not in pv
+                    assert "boost" not in pv and "cards_left" not in pv
             assert isinstance(pv["seals"], int)
         assert all(isinstance(x, bool) for x in view["noble"]["scrolls"])
         shown = sorted(view["monk"]["rosary"] + [c for c in view["farmer"]["chickens"] if c]
