@@ -1,0 +1,1 @@
+"""Printed component data (JSON) for the Feudum guild economy."""
