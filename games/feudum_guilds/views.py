@@ -235,9 +235,9 @@ def label(move: dict[str, Any], state: State | None = None) -> str:
             return "Invent a krud barrel"
         return f"Invent a {_nice(move['what'])}"
     if t == "seal":
-        colour = (colour_name(state, state["knight_rows"][move["row"]]["colour"])
-                  if state else f"row {move['row'] + 1}")
-        return f"Marker from {colour}'s row, seal onto scroll S{move['scroll'] + 1}"
+        colour = colour_name(state, state["knight_rows"][move["row"]]["colour"]) if state else "?"
+        return (f"Marker from row {move['row'] + 1} ({colour}), "
+                f"seal onto scroll S{move['scroll'] + 1}")
     if t == "flip":
         return f"Flip the seal on scroll S{move['scroll'] + 1} onto the rosary"
     if t == "divide":
@@ -283,6 +283,22 @@ def move_label(state: State, seat: int, move: dict[str, Any]) -> str:
     return label(move, state)
 
 
+THIRD_PERSON = {
+    "play": lambda m: f"plays {m['card'].title()}",
+    "double": lambda m: "takes a double turn",
+    "forfeit": lambda m: "forfeits the card's action",
+    "pick": lambda m: f"picks the {m['fist']} fist",
+    "start_pawn": lambda m: f"starts with a {m['guild'].title()} pawn",
+    "setup_goods": lambda m: f"takes {', '.join(m['goods']) or 'no goods'}",
+    "boost": lambda m: f"chooses: {label(m)}",
+    "select": lambda m: f"selects {m['card'].title()}",
+    "keep_writ": lambda m: f"keeps {WRITS[m['writ']]['name']}",
+    "discard_writ": lambda m: f"discards {WRITS[m['writ']]['name']}",
+    "tile": lambda m: f"takes a region tile from stack {m['stack'] + 1}",
+    "seal": lambda m: (f"moves a marker from Knight row {m['row'] + 1} and seals scroll "
+                       f"S{m['scroll'] + 1}"),
+}
+
 SECRET_FOR_OTHERS = {
     "boost": "is choosing action cards",
     "select": "selects an action card",
@@ -303,6 +319,11 @@ def describe(event: dict[str, Any], seat: int | None) -> str:
         return f"{who} {SECRET_FOR_OTHERS[t]}."
     if t == "divide":
         return f"You divided the beads: {move['left']} bead in the left fist."
+    if t in THIRD_PERSON:
+        try:
+            return f"{who} {THIRD_PERSON[t](move)}."
+        except (KeyError, TypeError, ValueError):
+            return f"{who}: {t}."
     try:
         text = label(move)
     except (KeyError, TypeError, ValueError):
