@@ -105,7 +105,10 @@ class FeudumGuilds(Game):
         if not legal:
             raise IllegalMove("it is not your turn")
         by_key = {_key(m): m for m in legal}
-        canon = by_key.get(_key(move))
+        try:
+            canon = by_key.get(_key(move))
+        except (TypeError, ValueError) as err:
+            raise IllegalMove("a move must be plain JSON data") from err
         if canon is None:
             types = sorted({m["type"] for m in legal})
             if move["type"] not in types:

@@ -75,6 +75,7 @@ def test_illegal_moves_are_refused_without_changing_the_state(table):
     assert "not possible" in t.illegal(1, {"type": "guild", "guild": "x", "function": "push"})
     assert "type" in t.illegal(1, {"card": "tax"})
     assert "type" in t.illegal(1, ["tax"])
+    assert "JSON" in t.illegal(1, {"type": "tax", "x": {1, 2}})
     t.location(1, "town")
     t.do(1, {"type": "tax"})
     t.turn(1, "influence")
