@@ -187,11 +187,13 @@ def take_tile(state: State, seat: int, stack: int, kind: str) -> None:
 
 @options_for("tile")
 def tile_options(state: State, dec: dict) -> list[dict]:
+    """Region stacks whose top tile may be taken."""
     return [{"type": "tile", "stack": i} for i in eligible_stacks(state)]
 
 
 @resolver_for("tile")
 def tile(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
+    """Take the chosen region tile and score it."""
     pop(state)
     take_tile(state, dec["seat"], move["stack"], dec["to"])
 

@@ -37,11 +37,13 @@ def offer(state: State, actor: int, purpose: str, ctx: dict, rng: GameRandom) ->
 
 @options_for("fist_divide")
 def divide_options(state: State, dec: dict) -> list[dict]:
+    """The divider puts the low bead in the left or the right fist."""
     return [{"type": "divide", "left": "low"}, {"type": "divide", "left": "high"}]
 
 
 @resolver_for("fist_divide")
 def divide(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
+    """Hide the beads in the fists; the acting player picks next."""
     pop(state)
     low, high = dec["beads"]
     left, right = (low, high) if move["left"] == "low" else (high, low)
@@ -51,11 +53,13 @@ def divide(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
 
 @options_for("fist_pick")
 def pick_options(state: State, dec: dict) -> list[dict]:
+    """The acting player picks the left or the right fist."""
     return [{"type": "pick", "fist": "left"}, {"type": "pick", "fist": "right"}]
 
 
 @resolver_for("fist_pick")
 def pick(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
+    """Reveal the chosen fist; the other bead returns to the rosary."""
     pop(state)
     left, right = dec["fists"]
     chosen, other = (left, right) if move["fist"] == "left" else (right, left)

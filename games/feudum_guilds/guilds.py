@@ -162,11 +162,13 @@ def transfer_goods(state: State, fn: str) -> list[str]:
 
 @options_for("transfer")
 def transfer_options(state: State, dec: dict) -> list[dict]:
+    """Goods that can move one at a time for this transfer."""
     return [{"type": "move_good", "good": g} for g in transfer_goods(state, dec["fn"])]
 
 
 @resolver_for("transfer")
 def transfer_step(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
+    """Move one good into the leftmost empty bin or space of its row or cart."""
     pop(state)
     src, dst, _ = TRANSFERS[dec["fn"]]
     good = move["good"]
@@ -213,6 +215,7 @@ def alchemist_groups_completed(state: State, placed: list[list]) -> int:
 
 @options_for("send_farm")
 def send_farm_options(state: State, dec: dict) -> list[dict]:
+    """Farms with goods, and the reward (food or shillings)."""
     p = state["ps"][dec["seat"]]
     return [{"type": "send_farm", "location": loc["id"], "take": take}
             for loc in p["locations"] if loc["kind"] == "farm" and _farm_goods(loc)
@@ -253,6 +256,7 @@ def send_farm(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
 
 @options_for("buy_goods")
 def buy_goods_options(state: State, dec: dict) -> list[dict]:
+    """Goods affordable now, and done after the first."""
     p = state["ps"][dec["seat"]]
     moves = [{"type": "buy", "good": g} for g in GOODS
              if state["market"][g] and merchant_price(state, g) <= p["shillings"]]
@@ -280,6 +284,7 @@ def buy_good(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
 
 @options_for("buy_vessel")
 def buy_vessel_options(state: State, dec: dict) -> list[dict]:
+    """Vessel kinds on the vessel space."""
     return [{"type": "buy_vessel", "vessel": k} for k in VESSELS if state["vessel_space"][k]]
 
 
@@ -294,6 +299,7 @@ def buy_vessel(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
 
 @options_for("buy_seals")
 def buy_seals_options(state: State, dec: dict) -> list[dict]:
+    """1 or 2 seals, if affordable and available."""
     p = state["ps"][dec["seat"]]
     stock = len(state["seal_supply"]) + sum(1 for t in state["scrolls"] if t is not None)
     return [{"type": "buy_seals", "count": k} for k in (1, 2)
@@ -397,6 +403,7 @@ def _barrel_room(state: State) -> bool:
 
 @options_for("invent")
 def invent_options(state: State, dec: dict) -> list[dict]:
+    """Affordable inventions, and done after the first (Alchemist push)."""
     moves = [{"type": "invent", "what": w} for w in invent_choices(state, dec)]
     if dec["made"]:
         moves.append({"type": "done"})
@@ -405,6 +412,7 @@ def invent_options(state: State, dec: dict) -> list[dict]:
 
 @resolver_for("invent")
 def invent_step(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
+    """Make one invention (or stop) and pay its goods to the haversack."""
     pop(state)
     if move["type"] == "done":
         dec["left"] = 0
@@ -463,6 +471,7 @@ def _row_colour(row: dict) -> str:
 
 @options_for("seal_scrolls")
 def seal_options(state: State, dec: dict) -> list[dict]:
+    """A marker of a colour not used yet and an empty scroll for its seal."""
     moves = []
     if state["seal_supply"]:
         empty = [i for i, t in enumerate(state["scrolls"]) if t is None]
@@ -476,6 +485,7 @@ def seal_options(state: State, dec: dict) -> list[dict]:
 
 @resolver_for("seal_scrolls")
 def seal_step(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
+    """Send one marker to the supply and put a seal, unseen, on a scroll."""
     pop(state)
     if move["type"] == "done":
         dec["left"] = 0
@@ -496,6 +506,7 @@ def scroll_lines_completed(state: State, placed: list[int]) -> int:
     full = [t is not None for t in state["scrolls"]]
 
     def count(lines: list[list[int]]) -> int:
+        """Lines that are full and hold a seal placed by this function."""
         return sum(1 for line in lines if all(full[i] for i in line) and set(line) & set(placed))
 
     return max(count(C["scroll_rows"]), count(C["scroll_columns"]))
@@ -517,6 +528,7 @@ def _continue_seals(state: State, dec: dict, rng: GameRandom) -> None:
 
 @options_for("flip_seals")
 def flip_options(state: State, dec: dict) -> list[dict]:
+    """Seals on the scrolls that can be flipped onto the rosary (cap 7)."""
     if len(state["rosary"]) >= C["rosary_capacity"]:
         return []
     return [{"type": "flip", "scroll": i} for i, t in enumerate(state["scrolls"]) if t is not None]
@@ -524,6 +536,7 @@ def flip_options(state: State, dec: dict) -> list[dict]:
 
 @resolver_for("flip_seals")
 def flip_step(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
+    """Flip one seal from the scrolls onto the rosary."""
     pop(state)
     token = state["scrolls"][move["scroll"]]
     state["scrolls"][move["scroll"]] = None

@@ -22,6 +22,7 @@ State = dict[str, Any]
 
 @options_for("setup_goods")
 def setup_goods_options(state: State, dec: dict) -> list[dict]:
+    """Every set of 3 different goods, with the sulfur's destination."""
     moves = []
     for trio in combinations(GOODS, 3):
         if any(state["haversack"][g] == 0 for g in trio):
@@ -50,6 +51,7 @@ def setup_goods(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
 
 @options_for("setup_pawn")
 def setup_pawn_options(state: State, dec: dict) -> list[dict]:
+    """Guilds with a free seat for the starting pawn."""
     moves = [{"type": "start_pawn", "guild": g} for g in GUILDS
              if None in state["guilds"][g]["seats"]]
     return moves or [{"type": "start_pawn", "guild": g} for g in GUILDS]
@@ -120,6 +122,7 @@ def cards_left(p: dict) -> list[str]:
 
 @options_for("turn")
 def turn_options(state: State, dec: dict) -> list[dict]:
+    """Play a chosen card, play a mandate, or declare the double turn."""
     seat = dec["seat"]
     p = state["ps"][seat]
     left = cards_left(p)
@@ -133,6 +136,7 @@ def turn_options(state: State, dec: dict) -> list[dict]:
 
 @resolver_for("turn")
 def turn(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
+    """Play a mandate, declare the double turn, or play a card."""
     seat = dec["seat"]
     p = state["ps"][seat]
     if move["type"] == "mandate":

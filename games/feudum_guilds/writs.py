@@ -30,11 +30,13 @@ def reward_pull(state: State, seat: int, why: str) -> None:
 
 @options_for("writ_keep")
 def keep_options(state: State, dec: dict) -> list[dict]:
+    """Keep one of the drawn writs."""
     return [{"type": "keep_writ", "writ": w} for w in dec["cards"]]
 
 
 @resolver_for("writ_keep")
 def keep(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
+    """Keep one writ; the others go to the bottom of the deck."""
     pop(state)
     p = state["ps"][dec["seat"]]
     p["hand"].append(move["writ"])
@@ -45,11 +47,13 @@ def keep(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
 
 @options_for("writ_discard")
 def discard_options(state: State, dec: dict) -> list[dict]:
+    """Discard a writ from hand."""
     return [{"type": "discard_writ", "writ": w} for w in state["ps"][dec["seat"]]["hand"]]
 
 
 @resolver_for("writ_discard")
 def discard(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
+    """Discard a writ to the bottom of the deck (until the hand is at the limit)."""
     pop(state)
     p = state["ps"][dec["seat"]]
     p["hand"].remove(move["writ"])

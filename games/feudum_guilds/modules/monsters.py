@@ -18,6 +18,7 @@ State = dict[str, Any]
 
 @options_for("tame")
 def tame_options(state: State, dec: dict) -> list[dict]:
+    """Free monsters to tame, or decline."""
     moves = [{"type": "tame", "monster": m} for m, owner in state["monsters"].items()
              if owner is None]
     return moves + [{"type": "decline"}]
@@ -62,6 +63,7 @@ def pilfer_monster(state: State, seat: int) -> str | None:
 
 @options_for("pilfer")
 def pilfer_options(state: State, dec: dict) -> list[dict]:
+    """Goods the monster may pilfer, or decline."""
     return pilfer_sources(state) + [{"type": "decline"}]
 
 

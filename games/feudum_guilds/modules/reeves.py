@@ -32,11 +32,13 @@ def bonus(state: State, seat: int, guild: str) -> None:
 
 @options_for("reeve")
 def reeve_options(state: State, dec: dict) -> list[dict]:
+    """Leave a reeve in this guild or keep it."""
     return [{"type": "reeve", "place": True}, {"type": "reeve", "place": False}]
 
 
 @resolver_for("reeve")
 def reeve(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
+    """Place the reeve (or not) and score the reeve bonus."""
     pop(state)
     if move["place"]:
         state["ps"][dec["seat"]]["reeves"].append(dec["guild"])

@@ -31,11 +31,13 @@ def owes_tribute(state: State, seat: int) -> bool:
 
 @options_for("tribute")
 def tribute_options(state: State, dec: dict) -> list[dict]:
+    """Pay 1 saltpeter tribute or not."""
     return [{"type": "tribute", "pay": True}, {"type": "tribute", "pay": False}]
 
 
 @resolver_for("tribute")
 def tribute(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
+    """Pay the tribute: the vassal covers the next catapult space."""
     pop(state)
     if move["pay"]:
         p = state["ps"][dec["seat"]]
