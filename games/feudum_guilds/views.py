@@ -77,11 +77,39 @@ def _player(state: State, seat: int, viewer: int | None, stars: dict[str, int]) 
     return out
 
 
+PROMPTS = {
+    "setup_goods": "take 3 different goods",
+    "setup_pawn": "put the starting pawn into play",
+    "turn": "play an action card",
+    "card": "resolve the played card",
+    "transfer": "move goods one at a time",
+    "send_farm": "send a farm's goods to the barn",
+    "buy_goods": "buy goods at the market",
+    "buy_vessel": "buy a vessel",
+    "buy_seals": "buy king's seals",
+    "invent": "make inventions",
+    "seal_scrolls": "turn influence markers into seals on the scrolls",
+    "flip_seals": "flip seals onto the rosary",
+    "fist_divide": "secretly divide two beads between the fists",
+    "fist_pick": "pick a fist",
+    "writ_keep": "keep one Royal Writ",
+    "writ_discard": "discard down to 3 Royal Writs",
+    "tile": "take a region tile",
+    "tame": "tame a monster or decline",
+    "pilfer": "pilfer a good with the monster",
+    "reeve": "leave a reeve or not",
+    "tribute": "pay tribute or not",
+}
+
+
 def _pending(state: State, viewer: int | None) -> dict[str, Any] | None:
     if not state["stack"]:
         return None
     dec = state["stack"][-1]
     out = {k: dec[k] for k in PUBLIC_DECISION_FIELDS if k in dec}
+    out["prompt"] = PROMPTS.get(dec["kind"], dec["kind"].replace("_", " "))
+    if "fn" in dec:
+        out["prompt"] += f" ({dec['fn'].replace('_', ' ')})"
     values = state["tokens"]
     if dec["kind"] == "fist_divide":
         out["beads"] = sorted(values[t] for t in dec["beads"])
@@ -353,7 +381,7 @@ def summary(state: State, seat: int | None) -> str:
     if state["phase"] == "select":
         lines.append("Everyone is secretly choosing action cards.")
     elif pending:
-        lines.append(f"Waiting for {_name(state, pending['seat'])}: {_nice(pending['kind'])}.")
+        lines.append(f"Waiting for {_name(state, pending['seat'])} to {pending['prompt']}.")
     if seat is not None and seat in waiting:
         lines.append("It is your move.")
     return "\n".join(lines)
