@@ -13,5 +13,5 @@ setup(
     packages=[*packages, "service.templates"],
     package_dir={"service.templates": "templates"},
     package_data={"service.templates": ["*.html", "*.txt", "**/*.html", "**/*.txt"],
-                  "": ["*.json", "*.md"]},
+                  "": ["*.json", "*.md", "data/*.json", "**/*.json"]},
 )
