@@ -207,7 +207,7 @@ def label(move: dict[str, Any], state: State | None = None) -> str:
         extra = f" (sulfur into your {move['sulfur_to']})" if "sulfur_to" in move else ""
         return f"Take {goods}{extra}"
     if t == "start_pawn":
-        return f"Start with a {move['guild'].title()} pawn"
+        return f"Start with your pawn in the {GUILD_TITLE[move['guild']]}"
     if t == "boost":
         return {"none": "No boost: 4 cards", "extra": "Spend 1 saltpeter: 5 cards",
                 "double": "Spend 1 sulfur: one double turn"}[move["boost"]]
@@ -222,9 +222,9 @@ def label(move: dict[str, Any], state: State | None = None) -> str:
     if t == "forfeit":
         return "Forfeit this card's action"
     if t == "migrate":
-        return f"Migrate: 1 food, a {move['guild'].title()} pawn into play"
+        return f"Migrate: pay 1 food, a new pawn in the {GUILD_TITLE[move['guild']]}"
     if t == "retire":
-        return f"Migrate: return your {move['guild'].title()} pawn to supply"
+        return f"Migrate: return your pawn from the {GUILD_TITLE[move['guild']]}"
     if t == "influence":
         return f"Claim {move['count']} outpost(s)"
     if t == "improve":
@@ -316,7 +316,7 @@ THIRD_PERSON = {
     "double": lambda m: "takes a double turn",
     "forfeit": lambda m: "forfeits the card's action",
     "pick": lambda m: f"picks the {m['fist']} fist",
-    "start_pawn": lambda m: f"starts with a {m['guild'].title()} pawn",
+    "start_pawn": lambda m: f"starts with a pawn in the {m['guild'].title()} guild",
     "setup_goods": lambda m: f"takes {', '.join(m['goods']) or 'no goods'}",
     "boost": lambda m: f"chooses: {label(m)}",
     "select": lambda m: f"selects {m['card'].title()}",
