@@ -9,6 +9,12 @@ from games.kings_guild import cards, funeral, guild, quests, rooms, specialists,
 State = dict[str, Any]
 
 
+def card_name(card: str) -> dict[str, Any]:
+    """A face-up treasure card, briefly."""
+    t = cards.treasure(card)
+    return {"card": card, "name": t["name"], "color": t["color"]}
+
+
 def treasure_card(card: str) -> dict[str, Any]:
     """A treasure card for display."""
     t = cards.treasure(card)
@@ -20,7 +26,7 @@ def quest_card(qid: int) -> dict[str, Any]:
     """A quest card (or event card) for display."""
     if qid in cards.events():
         e = cards.events()[qid]
-        return {"id": qid, "name": e["name"], "event": True, "text": e["text"]}
+        return {"id": qid, "name": e["name"], "event": True}
     q = cards.quests()[qid]
     return {"id": qid, "name": q["name"], "hero": q["hero"], "reward": q["reward"],
             "items": [dict(i) for i in q["items"]], "event": False}
@@ -73,14 +79,25 @@ def _guild(state: State, seat: int) -> dict[str, Any]:
         "rooms": [{"name": r["name"], "cells": r["cells"],
                    "prestige": cards.rooms()[r["name"]]["prestige"]} for r in p["rooms"]],
         "board": grid,
-        "specialists": [dict(specialist_card(s["id"]), space=s["space"])
-                        for s in p["specialists"]],
+        "specialists": [_hired(s) for s in p["specialists"]],
         "baggage": p["baggage"],
         "spaces": guild.space_capacity(state, seat),
-        "quests": [quest_card(q) for q in p["quests"]],
+        "quests": [_done_quest(q) for q in p["quests"]],
         "sigils_free": guild.free_sigils(state, seat),
         "offered": p["offered"],
     }
+
+
+def _hired(entry: dict[str, Any]) -> dict[str, Any]:
+    s = cards.specialists()[entry["id"]]
+    return {"id": entry["id"], "name": s["name"], "prestige": s["prestige"],
+            "timing": s["timing"], "space": entry["space"]}
+
+
+def _done_quest(qid: int) -> dict[str, Any]:
+    q = cards.quests()[qid]
+    return {"id": qid, "name": q["name"], "hero": q["hero"],
+            "items": [i["type"] for i in q["items"]]}
 
 
 def _rooms_for_sale(state: State) -> list[dict[str, Any]]:
@@ -143,8 +160,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "specialist_deck_count": len(state["specialist_deck"]),
         "rooms_for_sale": _rooms_for_sale(state),
         "treasure_deck_counts": {c: len(d) for c, d in state["treasure_decks"].items()},
-        "discards": {c: [treasure_card(x) for x in d] for c, d in state["discards"].items()},
-        "treasures_removed": [treasure_card(x) for x in state["treasures_removed"]],
+        "discards": {c: [card_name(x) for x in d] for c, d in state["discards"].items()},
+        "treasures_removed": [card_name(x) for x in state["treasures_removed"]],
         "thug": state["thug"],
         "council_drawn": state["council_drawn"],
         "final_turns_left": state["final_turns_left"],
