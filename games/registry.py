@@ -10,6 +10,7 @@ from games.protocol import Game
 KINDS: dict[str, str] = {
     "architects": "games.architects:GAME",
     "feudum-guilds": "games.feudum_guilds:GAME",
+    "kings-guild": "games.kings_guild:GAME",
 }
 
 
