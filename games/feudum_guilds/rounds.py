@@ -9,7 +9,7 @@ from typing import Any
 from games.feudum_guilds import epochs, status, writs
 from games.feudum_guilds.action_cards import retire_pawn
 from games.feudum_guilds.board import turn_order
-from games.feudum_guilds.components import CARD_NAMES, CARDS_PER_ROUND, GOODS, GUILDS
+from games.feudum_guilds.components import CARD_NAMES, CARDS_PER_ROUND, GOODS, GUILDS, C
 from games.feudum_guilds.flow import AUTO, log, options_for, pop, push, resolver_for
 from games.feudum_guilds.haversack import take_good
 from games.rng import GameRandom
@@ -128,6 +128,8 @@ def turn_options(state: State, dec: dict) -> list[dict]:
     left = cards_left(p)
     moves = [{"type": "play", "card": c} for c in left]
     moves += writs.mandate_moves(state, seat)
+    if p["goods"]["sulfur"] and p["barrel"] < C["start"]["barrel"]:
+        moves.append({"type": "fill_barrel"})
     if (p["boost"] == "double" and not p["double_used"] and len(left) >= 2
             and not state["act"]["again"]):
         moves.append({"type": "double"})
@@ -141,6 +143,10 @@ def turn(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
     p = state["ps"][seat]
     if move["type"] == "mandate":
         writs.play_mandate(state, seat, move, rng)
+    elif move["type"] == "fill_barrel":
+        p["goods"]["sulfur"] -= 1
+        p["barrel"] += 1
+        log(state, f"{p['name']} puts 1 sulfur into the wine barrel")
     elif move["type"] == "double":
         p["double_used"] = True
         state["act"]["again"] = True

@@ -217,6 +217,8 @@ def label(move: dict[str, Any], state: State | None = None) -> str:
         return f"Play {move['card'].title()}"
     if t == "double":
         return "Take your double turn now (play 2 cards)"
+    if t == "fill_barrel":
+        return "Put 1 sulfur from your supply into your wine barrel"
     if t == "mandate":
         return f"Play mandate {WRITS[move['writ']]['name']} ({_mandate_option(move)})"
     if t == "forfeit":
@@ -314,6 +316,7 @@ def move_label(state: State, seat: int, move: dict[str, Any]) -> str:
 THIRD_PERSON = {
     "play": lambda m: f"plays {m['card'].title()}",
     "double": lambda m: "takes a double turn",
+    "fill_barrel": lambda m: "puts 1 sulfur into the wine barrel",
     "forfeit": lambda m: "forfeits the card's action",
     "pick": lambda m: f"picks the {m['fist']} fist",
     "start_pawn": lambda m: f"starts with a pawn in the {m['guild'].title()} guild",

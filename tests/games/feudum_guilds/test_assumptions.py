@@ -295,3 +295,19 @@ def test_assumption_A_58_simultaneous_entrants_by_stars_then_turn_order(table):
     t.location(2, "outpost")
     status.update_all(t.state)
     assert t.state["guilds"]["monk"]["seats"] == [2, 1]
+
+
+def test_assumption_A_59_sulfur_can_be_put_into_the_wine_barrel_on_your_turn(table):
+    t = table(2)
+    t.state["haversack"]["sulfur"] += t.p(0)["barrel"] + t.p(0)["goods"]["sulfur"]
+    t.p(0)["barrel"] = 0
+    t.p(0)["goods"]["sulfur"] = 0
+    t.give(0, sulfur=4)
+    t.act_phase()
+    t.state["stack"] = [{"kind": "turn", "seat": 0}]
+    for _ in range(3):
+        t.do(0, {"type": "fill_barrel"})
+    assert t.p(0)["barrel"] == 3 and t.p(0)["goods"]["sulfur"] == 1
+    assert {"type": "fill_barrel"} not in t.moves(0)  # the barrel holds 3
+    assert t.top() == {"kind": "turn", "seat": 0}
+    t.check()
