@@ -50,33 +50,32 @@ def serve(host: str, port: int, data_dir: str, workers: int) -> None:
         click.echo(f"embedded Redis: data in {embedded.data_dir} (append-only, fsync always)")
     env.setdefault("BASE_URL", f"http://{host}:{port}")
     env["RAVENPOST_DATA_DIR"] = str(Path(data_dir).resolve())
+    # Children get their own sessions: a Ctrl-C in the terminal reaches only this process,
+    # which then stops them in order (web and workers first, Redis last).
     procs = [subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--worker-class",
-         "gthread", "--threads", "8", "--access-logfile", "-", "service.wsgi:app"], env=env)]
-    procs += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env)
+         "gthread", "--threads", "8", "--access-logfile", "-", "service.wsgi:app"], env=env,
+        start_new_session=True)]
+    procs += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env,
+                               start_new_session=True)
               for _ in range(workers)]
     click.echo(f"Ravenpost on http://{host}:{port}/  (outbox: /dev/mail)  Ctrl-C stops it all")
 
-    stopping = False
-
-    def stop(*_):
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGTERM, stop)
-    try:
-        while not stopping and all(p.poll() is None for p in procs):
-            time.sleep(0.3)
-    except KeyboardInterrupt:
-        pass
+    signals = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda number, _frame: signals.append(number))
+    while not signals and all(p.poll() is None for p in procs):
+        time.sleep(0.2)
     for p in procs:
         if p.poll() is None:
-            p.send_signal(signal.SIGTERM)
+            p.send_signal(signal.SIGTERM)  # gunicorn and RQ both shut down warm on TERM
+    deadline = time.monotonic() + 20
     for p in procs:
-        try:
-            p.wait(15)
-        except subprocess.TimeoutExpired:
+        while p.poll() is None and time.monotonic() < deadline and len(signals) < 2:
+            time.sleep(0.1)  # a second Ctrl-C stops waiting
+        if p.poll() is None:
             p.kill()
+            p.wait()
     if embedded:
         embedded.stop()
     click.echo("stopped")

@@ -77,7 +77,8 @@ class EmbeddedRedis:
         if self.socket.exists():
             self.socket.unlink()
         self.process = subprocess.Popen([redis_server_binary(), str(config)],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
