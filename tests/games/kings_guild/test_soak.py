@@ -10,7 +10,6 @@ import pytest
 from games.bots import play_random_game
 from games.kings_guild import GAME
 
-
 CARD_ID = re.compile(r'"(t\d+_\d+)"')
 
 

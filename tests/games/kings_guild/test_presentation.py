@@ -1,0 +1,52 @@
+"""The game page partial, move labels, summary and rules text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+
+from games.bots import play_random_game
+from games.kings_guild import GAME
+
+TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
+
+
+def _render(state, seat):
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True)
+    tpl = env.get_template(GAME.template())
+    return tpl.render(view=GAME.view(state, seat), seat=seat, names=state["names"], game=GAME)
+
+
+def test_presentation_template_renders_view_and_final_scores():
+    state, _ = play_random_game(GAME, 3, 5)
+    html = _render(state, 0)
+    assert "Final scores" in html and "Quests" in html and "Your hand" in html
+    assert "<script" not in html
+    assert "Final scores" in _render(state, None)
+
+
+def test_presentation_template_renders_midgame_and_escapes_names():
+    state = GAME.setup(["<b>Ann</b>", "Bob"], {}, __import__("games.rng").rng.RecordingRandom(1))
+    html = _render(state, 1)
+    assert "&lt;b&gt;Ann&lt;/b&gt;" in html
+    assert "Specialists for hire" in html and "Rooms for sale" in html
+
+
+def test_presentation_move_labels_for_every_legal_move():
+    state, record = play_random_game(GAME, 2, 11)
+    from games.bots import fold
+
+    for k in range(0, len(record.moves), 7):
+        s = fold(GAME, record, k)
+        for seat in GAME.to_act(s):
+            for move in GAME.legal_moves(s, seat):
+                label = GAME.move_label(s, seat, move)
+                assert label and "{" not in label
+
+
+def test_presentation_summary_and_rules_summary():
+    state = GAME.setup(["A", "B"], {}, __import__("games.rng").rng.RecordingRandom(2))
+    text = GAME.summary(state, 0)
+    assert "Quests:" in text and "Your hand" in text
+    assert "Gather" in GAME.rules_summary()
