@@ -27,7 +27,7 @@ def _games(limit: int = 50) -> list[dict]:
 def _options_from_form(game, form) -> dict:
     options = {}
     for f in game.option_fields():
-        raw = form.get(f"opt_{f['name']}")
+        raw = form.get(f"opt_{game.kind}_{f['name']}")
         if f["type"] == "bool":
             options[f["name"]] = raw == "on"
         elif raw not in (None, ""):

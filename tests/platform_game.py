@@ -32,6 +32,9 @@ class CountingRace(Game):
             raise IllegalMove("copies must be a whole number from 1 to 500")
         return {"target": target, "copies": copies}
 
+    def option_fields(self) -> list[dict[str, Any]]:
+        return [{"name": "target", "label": "Target total", "type": "int", "default": 30}]
+
     def setup(self, players: list[str], options: dict[str, Any], rng: GameRandom) -> State:
         deck = rng.shuffled(list(range(1, 10)) * options["copies"])
         hands = [[deck.pop(), deck.pop()] for _ in players]

@@ -137,6 +137,15 @@ def test_lobby_creates_a_game_from_the_form(client, rt):
     assert gid in lobby
 
 
+def test_lobby_form_passes_the_chosen_games_options(client, rt):
+    token = csrf(client, "/")
+    reply = client.post("/games", data={
+        "csrf_token": token, "game": "test-race", "name0": "Ada", "email0": "ada@example.com",
+        "opt_test-race_target": "25"})
+    gid = reply.headers["Location"].rsplit("/", 1)[1]
+    assert rt.games.load(gid).options["target"] == 25
+
+
 def test_lobby_form_errors_are_shown_not_raised(client):
     token = csrf(client, "/")
     reply = client.post("/games", data={"csrf_token": token, "game": "test-race",
