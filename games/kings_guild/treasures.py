@@ -44,9 +44,9 @@ def draw(state: State, color: str, rng: GameRandom) -> str | None:
     (blue, red, yellow order). ``None`` if no treasure is left at all."""
     order = [color] + [c for c in cards.COLORS if c != color]
     for c in order:
-        deck = state["treasure_decks"][c]
-        if not deck and state["discards"][c]:
+        if not state["treasure_decks"][c] and state["discards"][c]:
             _reshuffle(state, c, rng)
+        deck = state["treasure_decks"][c]
         if deck:
             return deck.pop()
     return None

@@ -7,7 +7,9 @@ import pytest
 from games.kings_guild import GAME, cards
 from games.rng import RecordingRandom
 
-TABLE = {  # players: (warehouse/library, gem/magic, specialists each, basic, advanced, age1 each, age2, slots)
+# players: (warehouse/library, gem/magic, specialists each, basic, advanced,
+#           age1 each, age2, quest slots)
+TABLE = {
     2: (1, 1, 5, 5, 3, 5, 8, 5),
     3: (2, 2, 7, 6, 4, 7, 12, 5),
     4: (3, 2, 8, 7, 5, 8, 14, 5),
