@@ -78,3 +78,16 @@ def test_rules_summary_and_option_fields():
     names = {f["name"] for f in GAME.option_fields()}
     assert {"reeves", "feast", "monsters", "vassalage", "favors", "fixed_length"} <= names
     assert GAME.normalize_options({}, 3)["monsters"] is False
+
+
+def test_template_shows_the_fists_only_to_the_divider(table):
+    t = table(3)
+    t.seat("monk", [0, 1])
+    t.rosary(2, 5)
+    t.turn(2)
+    t.do(2, {"type": "guild", "guild": "monk", "function": "trade"})
+    t.do(0, {"type": "divide", "left": "high"})
+    assert "You put 5 in the left fist" in _render(t.state, 0)
+    for seat in (1, 2, None):
+        html = _render(t.state, seat)
+        assert "Beads in the fists: 2 and 5" in html and "You put" not in html
