@@ -23,7 +23,7 @@ def test_hidden_hands_only_in_own_view(kg):
 def test_hidden_deck_orders_not_in_views(kg):
     s = kg.new(2)
     text = json.dumps(kg.game.view(s, 0))
-    for color, deck in s["treasure_decks"].items():
+    for deck in s["treasure_decks"].values():
         assert all(f'"{c}"' not in text for c in deck)
     assert "quest_deck" not in kg.game.view(s, 0)
     assert kg.game.view(s, 0)["quest_deck_count"] == len(s["quest_deck"])
