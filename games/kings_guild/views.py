@@ -9,12 +9,6 @@ from games.kings_guild import cards, funeral, guild, quests, rooms, specialists,
 State = dict[str, Any]
 
 
-def card_name(card: str) -> dict[str, Any]:
-    """A face-up treasure card, briefly."""
-    t = cards.treasure(card)
-    return {"card": card, "name": t["name"], "color": t["color"]}
-
-
 def treasure_card(card: str) -> dict[str, Any]:
     """A treasure card for display."""
     t = cards.treasure(card)
@@ -160,8 +154,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "specialist_deck_count": len(state["specialist_deck"]),
         "rooms_for_sale": _rooms_for_sale(state),
         "treasure_deck_counts": {c: len(d) for c, d in state["treasure_decks"].items()},
-        "discards": {c: [card_name(x) for x in d] for c, d in state["discards"].items()},
-        "treasures_removed": [card_name(x) for x in state["treasures_removed"]],
+        "discards": {c: [cards.treasure_name(x) for x in d]
+                     for c, d in state["discards"].items()},
+        "treasures_removed": [cards.treasure_name(x) for x in state["treasures_removed"]],
         "thug": state["thug"],
         "council_drawn": state["council_drawn"],
         "final_turns_left": state["final_turns_left"],
