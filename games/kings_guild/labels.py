@@ -144,8 +144,9 @@ def describe(event: dict[str, Any], seat: int | None) -> str:
     if kind == "map_colors":
         return f"{who} drew {' and '.join(move.get('colors', []))} treasures."
     if kind == "craft":
-        return f"{who} crafted item(s) {move.get('items')} of the quest in slot " \
-               f"{(move.get('slot') or 0) + 1}."
+        items = move.get("items") or []
+        what = "both items" if len(items) == 2 else f"item {(items or [0])[0] + 1}"
+        return f"{who} crafted {what} of the quest in slot {(move.get('slot') or 0) + 1}."
     if kind == "build":
         return f"{who} builds the {move.get('room')}."
     if kind == "place":
