@@ -69,7 +69,8 @@ class KingsGuild(Game):
         for s in range(state["n"]):
             p = guild.player(state, s)
             res = ", ".join(f"{n} {r}" for r, n in p["resources"].items() if n) or "no resources"
-            lines.append(f"{state['names'][s]} ({p['guild']}): {p['coins']} coins, {res}, "
+            coins = "?" if state["funeral"] and s != seat else p["coins"]
+            lines.append(f"{state['names'][s]} ({p['guild']}): {coins} coins, {res}, "
                          f"{len(p['hand'])} treasures, {len(p['quests'])} quests, "
                          f"{len(p['specialists'])} specialists, {len(p['rooms'])} rooms.")
         if seat is not None:

@@ -129,7 +129,8 @@ def _decision(state: State, seat: int | None) -> dict[str, Any] | None:
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
-    """The information state of ``seat`` (``None``: a spectator)."""
+    """The information state of ``seat`` (``None``: a spectator). While the King's Funeral
+    bids are open, players hide their coins: other guilds show ``coins: None``."""
     row = []
     for i, entry in enumerate(state["specialist_row"]):
         if entry is None:
@@ -169,6 +170,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "outcome": state["outcome"],
     }
     if state["funeral"]:
+        for g in out["guilds"]:
+            if g["seat"] != seat:
+                g["coins"] = None
         bids = state["funeral"]["bids"]
         out["funeral"] = {"has_bid": sorted(int(s) for s in bids),
                           "your_bid": bids.get(str(seat)) if seat is not None else None}

@@ -43,6 +43,17 @@ def test_rule_funeral_every_seat_bids_secretly(kg):
         kg.play(s, 1, {"type": "bid", "amount": 3})
 
 
+def test_rule_funeral_players_hide_their_coins(kg):
+    s = _funeral(kg)
+    v = kg.game.view(s, 1)
+    assert v["guilds"][1]["coins"] == kg.coins(s, 1)
+    assert v["guilds"][0]["coins"] is None and v["guilds"][2]["coins"] is None
+    assert all(g["coins"] is None for g in kg.game.view(s, None)["guilds"])
+    for seat, amount in [(0, 0), (1, 0), (2, 0)]:
+        kg.play(s, seat, {"type": "bid", "amount": amount})
+    assert kg.game.view(s, 1)["guilds"][0]["coins"] == kg.coins(s, 0)
+
+
 def test_rule_funeral_highest_bid_pays_and_builds_statue(kg):
     s = _funeral(kg)
     next_quest = s["quest_deck"][0]
