@@ -8,6 +8,8 @@ recomputed: each event's tape is replayed with :class:`games.rng.TapePlayer`.
 from __future__ import annotations
 
 import copy
+import json
+from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -54,18 +56,28 @@ class Table:
 
 
 class Replayer:
-    """Loads tables from an :class:`EventStore`, through snapshots when they help."""
+    """Loads tables from an :class:`EventStore`, through snapshots when they help.
 
-    def __init__(self, store: EventStore) -> None:
+    Besides the worker's snapshots in Redis, each process keeps the last table it loaded
+    per game (a small LRU of JSON): since the log is append-only, that table plus the
+    events after it is the current table, so a busy game is not refolded on every request.
+    """
+
+    def __init__(self, store: EventStore, cache_size: int = 256) -> None:
         self.store = store
+        self._cache: OrderedDict[str, tuple[int, str]] = OrderedDict()
+        self._cache_size = cache_size
 
     def load(self, game_id: str, at: int | None = None, use_snapshot: bool = True) -> Table:
-        """The table at version ``at`` (default: the latest)."""
+        """The table at version ``at`` (default: the latest); ``use_snapshot=False``
+        folds from event 1, ignoring every cache (what audits use)."""
         table = None
         if use_snapshot:
-            table = self.snapshot(game_id)
-            if table is not None and at is not None and table.version > at:
-                table = None
+            table = self._cached(game_id, at)
+            if table is None:
+                table = self.snapshot(game_id)
+                if table is not None and at is not None and table.version > at:
+                    table = None
         start = 1 if table is None else table.version + 1
         for event in self.store.iter(game_id, start, at):
             table = self.evolve(table, game_id, event)
@@ -73,7 +85,22 @@ class Replayer:
             raise UnknownGame(game_id)
         if at is not None and table.version != at:
             raise UnknownGame(f"{game_id} has no version {at}")
+        if use_snapshot and at is None:
+            self._remember(table)
         return table
+
+    def _cached(self, game_id: str, at: int | None) -> Table | None:
+        entry = self._cache.get(game_id)
+        if entry is None or (at is not None and entry[0] > at):
+            return None
+        self._cache.move_to_end(game_id)
+        return Table.from_json(json.loads(entry[1]))
+
+    def _remember(self, table: Table) -> None:
+        self._cache[table.game_id] = (table.version, json.dumps(table.to_json()))
+        self._cache.move_to_end(table.game_id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
 
     def evolve(self, table: Table | None, game_id: str, event: Event) -> Table:
         """The table after one more event (a new object only for GameCreated/Rewound)."""

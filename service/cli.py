@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -26,6 +27,23 @@ def _admin_runtime():
             raise click.ClickException("set REDIS_URL (or run this beside `ravenpost serve`)")
         config["REDIS_URL"] = f"unix://{sock}"
     return Runtime(config, connect(config["REDIS_URL"]))
+
+
+def _friendly(fn):
+    """Turn the platform's refusals into one clear line instead of a traceback."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from events.store import ConflictError, UnknownGame
+        from games.protocol import IllegalMove
+        try:
+            return fn(*args, **kwargs)
+        except UnknownGame as exc:
+            raise click.ClickException(f"no such game: {exc.args[0]}") from None
+        except IllegalMove as exc:
+            raise click.ClickException(exc.reason) from None
+        except ConflictError as exc:
+            raise click.ClickException(f"conflict: {exc}; try again") from None
+    return wrapper
 
 
 @click.group()
@@ -103,6 +121,7 @@ def admin() -> None:
 
 @admin.command("history")
 @click.argument("game_id")
+@_friendly
 def admin_history(game_id: str) -> None:
     """Print every event of a game."""
     from events.history import describe
@@ -116,6 +135,7 @@ def admin_history(game_id: str) -> None:
 @admin.command("state")
 @click.argument("game_id")
 @click.option("--at", type=int, default=None, help="Rebuild at this version.")
+@_friendly
 def admin_state(game_id: str, at: int | None) -> None:
     """Print the full state (as JSON) at a version."""
     table = _admin_runtime().games.load(game_id, at=at)
@@ -125,6 +145,7 @@ def admin_state(game_id: str, at: int | None) -> None:
 
 @admin.command("verify")
 @click.argument("game_id")
+@_friendly
 def admin_verify(game_id: str) -> None:
     """Check the hash chain and that the events fold from scratch."""
     rt = _admin_runtime()
@@ -139,6 +160,7 @@ def admin_verify(game_id: str) -> None:
 @click.argument("game_id")
 @click.argument("to", type=int)
 @click.option("--reason", default="", help="Why (kept in the history).")
+@_friendly
 def admin_rewind(game_id: str, to: int, reason: str) -> None:
     """Append Rewound{to}: play continues from version TO."""
     rt = _admin_runtime()
@@ -150,6 +172,7 @@ def admin_rewind(game_id: str, to: int, reason: str) -> None:
 @admin.command("fork")
 @click.argument("game_id")
 @click.argument("at", type=int)
+@_friendly
 def admin_fork(game_id: str, at: int) -> None:
     """Copy events 1..AT into a new game."""
     rt = _admin_runtime()
@@ -167,12 +190,16 @@ def bots() -> None:
 @click.option("--games", "n_games", type=int, default=1, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--options", "options_json", default="{}", help="Game options as JSON.")
+@_friendly
 def bots_play(kind: str, n_players: int, n_games: int, seed: int, options_json: str) -> None:
     """Play whole games through the event store (REDIS_URL, else a temporary Redis)."""
     from events.gameplay import GameService
     from events.store import EventStore
+    from games import registry
     from games.protocol import IllegalMove
     from service.redis_setup import EmbeddedRedis, connect
+    if kind not in registry.KINDS:
+        raise click.ClickException(f"unknown game kind {kind!r}; one of {sorted(registry.KINDS)}")
     url, embedded = os.environ.get("REDIS_URL"), None
     if not url:
         embedded = EmbeddedRedis(tempfile.mkdtemp(prefix="ravenpost-bots-")).start()

@@ -112,3 +112,17 @@ def test_tampered_tape_fails_loudly_on_fold(service):
     service.store.redis.xadd(log, fields, id=entry_id)
     with pytest.raises(Exception, match="tape"):
         service.replayer.load(table.game_id, use_snapshot=False)
+
+
+def test_a_process_cache_never_hides_events_appended_elsewhere(store):
+    from events.gameplay import GameService
+    here, elsewhere = GameService(store), GameService(store)
+    table = here.create("test-race", PLAYERS, {"target": 500})
+    gid = table.game_id
+    assert here.load(gid).version == 1
+    play_randomly(elsewhere, gid, 9)
+    assert here.load(gid) == elsewhere.replayer.load(gid, use_snapshot=False)
+    loaded = here.load(gid)
+    loaded.state["total"] = -1  # a caller mutating its copy does not touch the cache
+    assert here.load(gid).state["total"] != -1
+    assert here.load(gid, at=3) == here.replayer.load(gid, at=3, use_snapshot=False)
