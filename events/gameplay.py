@@ -28,6 +28,8 @@ class Seat:
     seat: int
     name: str
     email: str
+    tz: str = "UTC"
+    muted: bool = False
 
 
 class GameService:
@@ -40,6 +42,16 @@ class GameService:
     # -- queries -----------------------------------------------------------------------
     def load(self, game_id: str, at: int | None = None) -> Table:
         return self.replayer.load(game_id, at=at)
+
+    def verify(self, game_id: str) -> tuple[bool, int, str]:
+        """Audit a game: the hash chain holds and the events fold from event 1."""
+        ok, count, problem = self.store.verify(game_id)
+        if ok and count:
+            try:
+                self.replayer.load(game_id, use_snapshot=False)
+            except Exception as exc:  # any failure to fold is what an audit must report
+                return False, count, f"the events do not fold: {type(exc).__name__}: {exc}"
+        return ok, count, problem
 
     def seats(self, game_id: str) -> list[Seat]:
         return [Seat(**s) for s in self.store.get_json(game_id, "seats") or []]
@@ -64,7 +76,8 @@ class GameService:
         game.setup(list(names), copy.deepcopy(opts), rng)  # decided once, folded from tape
         self.store.redis.set(self._secret_key(game_id), secret.hex())
         self.store.put_json(game_id, "seats", [
-            {"seat": i, "name": p["name"], "email": p.get("email", "")}
+            {"seat": i, "name": p["name"], "email": p.get("email", ""),
+             "tz": p.get("tz") or "UTC"}
             for i, p in enumerate(players)])
         event = Event(version=1, type=ev.GAME_CREATED, actor=actor, tape=rng.tape, data={
             "kind": kind, "names": names, "options": opts, "commitment": commitment(secret),

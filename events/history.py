@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from events import envelope as ev
 from events.envelope import Event
+from events.store import EventStore
 from games.protocol import Game
 
 
@@ -32,3 +33,10 @@ def describe(event: Event, game: Game, names: list[str], seat: int | None) -> st
     if event.type == ev.TIMED_OUT:
         return f"{names[d['seat']]} ran out of time"
     return event.type
+
+
+def lines(store: EventStore, game_id: str, game: Game, names: list[str],
+          seat: int | None) -> list[dict]:
+    """The whole history as ``{"version", "type", "at", "actor", "text"}`` for ``seat``."""
+    return [{"version": e.version, "type": e.type, "at": e.at, "actor": e.actor,
+             "text": describe(e, game, names, seat)} for e in store.iter(game_id)]

@@ -49,13 +49,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if rq_client is None:
         set_runtime(runtime)  # inline jobs run against this app's connections
 
-    from service import api, csrf, devmail, errors, lobby, openapi, play
+    from service import admin, api, csrf, devmail, errors, lobby, openapi, play
     errors.register(app)
     csrf.register(app)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(api.bp)
-    app.register_blueprint(api.admin_bp)
+    app.register_blueprint(admin.api_bp)
+    app.register_blueprint(admin.bp)
     app.register_blueprint(openapi.bp)
     if app.config["DEV_MAIL"] is not False and app.config["MAIL_BACKEND"] == "outbox":
         app.register_blueprint(devmail.bp)

@@ -1,0 +1,50 @@
+"""Who is asking: bearer tokens for the API, the admin token, the admin's browser session."""
+
+from __future__ import annotations
+
+import hmac
+
+from flask import current_app, request, session
+
+from service.current import rt
+from service.errors import ApiError
+from service.links import Link
+
+
+def bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, value = header.partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+
+
+def is_admin_token(given: str | None) -> bool:
+    expected = current_app.config.get("ADMIN_TOKEN")
+    return bool(expected and given and hmac.compare_digest(given, expected))
+
+
+def is_admin() -> bool:
+    """The request carries the admin bearer token."""
+    return is_admin_token(bearer())
+
+
+def require_admin() -> None:
+    if not bearer():
+        raise ApiError(401, "unauthorized", "This needs the admin token as a bearer token.")
+    if not is_admin():
+        raise ApiError(403, "forbidden", "That is not the admin token.")
+
+
+def admin_session() -> bool:
+    """The browser signed in on /admin with the admin token."""
+    return bool(session.get("admin")) and bool(current_app.config.get("ADMIN_TOKEN"))
+
+
+def player(game_id: str) -> Link:
+    """The seat whose API token came with the request, for this game."""
+    token = bearer()
+    if not token:
+        raise ApiError(401, "unauthorized", "Send your player token as 'Authorization: Bearer'.")
+    link = rt().links.check(token, "api")
+    if link.game_id != game_id:
+        raise ApiError(403, "forbidden", "That token is for another game.")
+    return link

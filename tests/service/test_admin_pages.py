@@ -1,0 +1,56 @@
+"""Admin replay pages: sign-in, any version of any game, verify, rewind and fork."""
+
+from __future__ import annotations
+
+import re
+
+from tests.support import ADMIN
+
+
+def csrf(client, url):
+    return re.search(r'name="csrf_token" value="([^"]+)"',
+                     client.get(url).get_data(as_text=True)).group(1)
+
+
+def sign_in(client):
+    token = csrf(client, "/admin/sign-in")
+    reply = client.post("/admin/sign-in", data={"csrf_token": token, "token": ADMIN})
+    assert reply.status_code == 302
+
+
+def test_admin_pages_need_the_admin_token(client):
+    assert client.get("/admin/").status_code == 302
+    token = csrf(client, "/admin/sign-in")
+    wrong = client.post("/admin/sign-in", data={"csrf_token": token, "token": "nope"})
+    assert wrong.status_code == 401
+    assert client.get("/admin/").status_code == 302
+
+
+def test_replay_shows_any_version_and_the_full_log(client, new_game):
+    gid, tokens = new_game()
+    client.post(f"/api/v1/games/{gid}/moves", headers={"Authorization": f"Bearer {tokens[0]}"},
+                json={"move": {"type": "ante", "amount": 3}, "expected_version": 1})
+    sign_in(client)
+    assert gid in client.get("/admin/").get_data(as_text=True)
+    at1 = client.get(f"/admin/games/{gid}?at=1").get_data(as_text=True)
+    assert "Version 1 of 2" in at1
+    latest = client.get(f"/admin/games/{gid}?verify=1").get_data(as_text=True)
+    assert "Version 2 of 2" in latest and "Hash chain intact" in latest
+    assert "&#34;amount&#34;: 3" in latest or '"amount": 3' in latest
+
+
+def test_rewind_and_fork_from_the_replay_page(client, new_game, rt):
+    gid, tokens = new_game()
+    for seat in (0, 1):
+        client.post(f"/api/v1/games/{gid}/moves",
+                    headers={"Authorization": f"Bearer {tokens[seat]}"},
+                    json={"move": {"type": "ante", "amount": 1}, "expected_version": 1 + seat})
+    sign_in(client)
+    token = csrf(client, f"/admin/games/{gid}")
+    client.post(f"/admin/games/{gid}/rewind", data={"csrf_token": token, "to": 2,
+                                                    "reason": "misclick"})
+    assert rt.store.read(gid)[-1].type == "Rewound"
+    assert rt.games.load(gid).state["antes"] == [1, None]
+    reply = client.post(f"/admin/games/{gid}/fork", data={"csrf_token": token, "at": 3})
+    new_id = reply.headers["Location"].rsplit("/", 1)[1]
+    assert rt.games.load(new_id).state["antes"] == [1, 1]
