@@ -56,7 +56,7 @@ def _m_extra_craft(state: State, e: Entry) -> list[Move]:
 
 
 def _m_keep(state: State, e: Entry) -> list[Move]:
-    return [{"type": "keep", "card": c} for c in e["cards"]]
+    return [{"type": "keep", "index": i} for i in range(len(e["cards"]))]
 
 
 def _m_appraiser(state: State, e: Entry) -> list[Move]:
@@ -228,8 +228,8 @@ def _r_extra_craft(state: State, e: Entry, m: Move, rng: GameRandom) -> None:
 
 
 def _r_keep(state: State, e: Entry, m: Move, rng: GameRandom) -> None:
-    e["cards"].remove(m["card"])
-    _hand(state, e["seat"]).append(m["card"])
+    card = e["cards"].pop(m["index"])
+    _hand(state, e["seat"]).append(card)
     e["keep"] -= 1
     if e["keep"] <= 0:
         pop(state)

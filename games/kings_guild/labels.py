@@ -73,6 +73,10 @@ def move_label(state: State, seat: int, move: Move) -> str:
         return f"Take the quest {cards.quest_name(slot['quest'])}"
     if kind == "bid":
         return f"Bid {move['amount']} coins for the King's Statue"
+    if kind == "keep":
+        drawn = state["pending"][-1]["cards"] if state["pending"] else []
+        if 0 <= move["index"] < len(drawn):
+            return f"Keep {_card(drawn[move['index']])} (pass the rest)"
     return plain_label(move)
 
 
@@ -101,7 +105,7 @@ def plain_label(move: Move) -> str:
     if kind == "map_colors":
         return "Draw " + " and ".join(move["colors"]) + " treasures"
     if kind == "keep":
-        return f"Keep {_card(move['card'])}"
+        return f"Keep drawn treasure {move['index'] + 1}"
     if kind == "discard_treasure":
         return f"Discard {_card(move['card'])}"
     if kind == "discard_resource":
@@ -137,7 +141,7 @@ def describe(event: dict[str, Any], seat: int | None) -> str:
         return f"{who} placed a sealed bid for the King's Statue."
     if kind == "keep":
         if mine:
-            return f"{who} kept {_card(move.get('card'))}."
+            return f"{who} kept drawn treasure {(move.get('index') or 0) + 1}."
         return f"{who} kept one treasure and passed the rest."
     if kind in ("choose_color", "draw"):
         return f"{who} drew a {move.get('color')} treasure."

@@ -39,7 +39,10 @@ def test_example_shared_cloak_boots_greycastle_guard_and_craft_collective(kg):
     assert decision["kind"] == "keep_treasure"
     assert sorted(c["card"] for c in decision["cards"]) == sorted([blue, yellow])
     assert "cards" not in kg.game.view(s, 0)["decision"]
-    kg.play(s, 1, {"type": "keep", "card": yellow})
+    drawn = kg.top(s)["cards"]
+    assert kg.game.move_label(s, 1, {"type": "keep", "index": drawn.index(yellow)}) == (
+        "Keep Bag of Gold (pass the rest)")
+    kg.play(s, 1, {"type": "keep", "index": drawn.index(yellow)})
     assert s["guilds"][1]["hand"] == [yellow]
     assert s["guilds"][0]["hand"] == [blue]
     assert s["guilds"][0]["quests"] == [EXPLORE_BLUEVEIN] and s["guilds"][1]["quests"] == []

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 
-from games.kings_guild import cards
-
 
 def test_hidden_hands_only_in_own_view(kg):
     s = kg.new(3)
@@ -30,14 +28,18 @@ def test_hidden_deck_orders_not_in_views(kg):
     assert "specialist_deck" not in kg.game.view(s, 0)
 
 
-def test_hidden_describe_redacts_kept_treasure(kg):
-    card = next(f"t{tid}_1" for tid, t in cards.treasure_types().items()
-                if t["name"] == "Bag of Gold")
-    event = {"version": 3, "actor": 0, "names": ["A", "B"],
-             "data": {"move": {"type": "keep", "card": card}}}
-    assert "Bag of Gold" in kg.game.describe(event, 0)
-    assert "Bag of Gold" not in kg.game.describe(event, 1)
-    assert "Bag of Gold" not in kg.game.describe(event, None)
+def test_hidden_kept_treasure_not_in_move_or_log(kg):
+    s = kg.new()
+    kg.slot(s, 0, 2)
+    s["quest_slots"][0]["crafted"] = [1, None]
+    kg.give(s, 0, leather=3, metal=1)
+    kg.play(s, 0, {"type": "craft", "slot": 0, "items": [1]})
+    moves = kg.moves(s, 0)
+    assert moves == [{"type": "keep", "index": 0}, {"type": "keep", "index": 1}]
+    event = {"version": 3, "actor": 0, "names": ["A", "B"], "data": {"move": moves[0]}}
+    assert kg.game.describe(event, 1) == "A kept one treasure and passed the rest."
+    assert kg.game.describe(event, None) == "A kept one treasure and passed the rest."
+    assert "cards" not in kg.game.view(s, 1)["decision"]
 
 
 def test_hidden_describe_every_move_type_is_one_line(kg):
@@ -54,4 +56,4 @@ def test_hidden_describe_every_move_type_is_one_line(kg):
                 if move["type"] == "bid":
                     assert line.endswith("placed a sealed bid for the King's Statue.")
                 else:
-                    assert cards.treasure_name(move["card"]) not in line
+                    assert line.endswith("kept one treasure and passed the rest.")
