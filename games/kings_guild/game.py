@@ -1,4 +1,24 @@
-"""The King's Guild as a rules engine following games.protocol."""
+"""The King's Guild as a rules engine following games.protocol.
+
+Readings of the rulebook where it is silent (the rulebook wins over every other source):
+
+* Treasures are played or sold from the main turn menu, before or after the action, not in
+  the middle of resolving one (the rulebook: "you can't spend some, play a treasure, and then
+  spend more").
+* A treasure colour that is gone entirely (deck and discards empty) is replaced by the next
+  available colour in blue, red, yellow order for fixed-colour draws; colour choices only
+  offer colours that can still be drawn.
+* Selling down to the hand size may sell any card; cards without a price give 0 coins.
+* Fighter/Ranger/Wizard trigger when you craft for a quest of their hero type, started or
+  finished, once per quest per player. The Appraiser also triggers for the first crafter of a
+  shared quest when they receive the passed treasure.
+* The Vizier's offering is made automatically at the end of your final turn if you have a
+  free sigil.
+* The Funeral winner who has no legal space for the King's Statue does not build or pay.
+* The most-Charms bonus needs at least one Charm; the Tavern does not count the baggage.
+* Service rule (RULES.md): five full rounds without any quest leaving the board retire the
+  oldest quest, so that every game reaches the Offering to the Council.
+"""
 
 from __future__ import annotations
 
