@@ -108,6 +108,69 @@ class GameService:
             self.end_if_over(game_id)
         return event
 
+    # -- undo by agreement ------------------------------------------------------------
+    def pending_undo(self, game_id: str) -> dict[str, Any] | None:
+        """The open take-back request, if any: ``{"version", "seat", "to", "answers"}``.
+
+        A request stays open until every other seat answers, someone refuses, or any
+        event that changes the position is appended (then it no longer makes sense).
+        """
+        answers: dict[int, bool] = {}
+        for event in self.store.latest(game_id, 100):
+            if event.type == ev.UNDO_ANSWERED:
+                answers.setdefault(event.data["seat"], event.data["accept"])
+            elif event.type == ev.UNDO_REQUESTED:
+                if any(a is False for a in answers.values()):
+                    return None
+                return {"version": event.version, "seat": event.data["seat"],
+                        "to": event.data["to"], "answers": answers}
+            elif event.type not in ev.PASSIVE:
+                return None
+        return None
+
+    def last_move_by(self, game_id: str, seat: int) -> int | None:
+        """The version just before ``seat``'s move, if the position's last change was it."""
+        for event in self.store.latest(game_id, 100):
+            if event.type in ev.PASSIVE:
+                continue
+            if event.type == ev.MOVE_PLAYED and event.data["seat"] == seat:
+                return event.version - 1
+            return None
+        return None
+
+    def request_undo(self, game_id: str, seat: int) -> Event:
+        """``seat`` asks to take back its last move; the others must all agree."""
+        table = self.load(game_id)
+        if table.ended:
+            raise IllegalMove("the game is over")
+        if self.pending_undo(game_id):
+            raise IllegalMove("a take-back request is already open")
+        to = self.last_move_by(game_id, seat)
+        if to is None:
+            raise IllegalMove("you can only take back a move while it is the last one made")
+        event = self.record(game_id, ev.UNDO_REQUESTED, {"seat": seat, "to": to},
+                            actor=seat_actor(seat), expected_version=table.version)
+        if len(table.names) == 1:  # nobody else to ask
+            return self.rewind(game_id, to, "take-back", seat_actor(seat))
+        return event
+
+    def answer_undo(self, game_id: str, seat: int, accept: bool) -> Event:
+        """Another seat allows or refuses the open request; all allowed -> Rewound."""
+        pending = self.pending_undo(game_id)
+        if pending is None:
+            raise IllegalMove("there is no open take-back request")
+        if seat == pending["seat"] or seat in pending["answers"]:
+            raise IllegalMove("you have nothing to answer here")
+        version = self.store.version(game_id)
+        event = self.record(game_id, ev.UNDO_ANSWERED, {"seat": seat, "accept": accept,
+                                                        "request": pending["version"]},
+                            actor=seat_actor(seat), expected_version=version)
+        others = set(range(len(self.load(game_id).names))) - {pending["seat"]}
+        if accept and others <= set(pending["answers"]) | {seat}:
+            return self.rewind(game_id, pending["to"], "take-back agreed by every player",
+                               "players")
+        return event
+
     def _only_passive_since(self, game_id: str, seen: int, current: int) -> bool:
         """True if every event after version ``seen`` leaves the rules' state alone."""
         if not 1 <= seen < current:

@@ -30,6 +30,10 @@ def describe(event: Event, game: Game, names: list[str], seat: int | None) -> st
         return f"Reminder sent to {names[d['seat']]}"
     if event.type == ev.DEADLINE_SET:
         return f"Deadline set for {names[d['seat']]}: {d['deadline']}"
+    if event.type == ev.UNDO_REQUESTED:
+        return f"{names[d['seat']]} asks to take back their last move"
+    if event.type == ev.UNDO_ANSWERED:
+        return f"{names[d['seat']]} {'allows' if d['accept'] else 'refuses'} the take-back"
     if event.type == ev.TIMED_OUT:
         return f"{names[d['seat']]} ran out of time"
     return event.type

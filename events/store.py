@@ -104,6 +104,11 @@ class EventStore:
                 return
             low = f"0-{int(entries[-1][0].split('-', 1)[1]) + 1}"
 
+    def latest(self, game_id: str, count: int = 50) -> list[Event]:
+        """The last ``count`` events, newest first (upcast)."""
+        entries = self.redis.xrevrange(key(game_id, "log"), count=count)
+        return [upcast(Event.from_entry(entry_id, fields)) for entry_id, fields in entries]
+
     def game_ids(self, offset: int = 0, limit: int = 100, newest_first: bool = True) -> list[str]:
         """Game ids in order of creation."""
         if newest_first:

@@ -82,6 +82,23 @@ def post_move(game_id: str):
     return jsonify({"version": rt().store.version(game_id)}), 201
 
 
+@bp.post("/games/<game_id>/undo")
+def post_undo(game_id: str):
+    link = player(game_id)
+    event = rt().games.request_undo(game_id, link.seat)
+    after_append(game_id, event.version)
+    return jsonify({"version": rt().store.version(game_id)}), 201
+
+
+@bp.post("/games/<game_id>/undo/answer")
+def post_undo_answer(game_id: str):
+    link = player(game_id)
+    data = body(schemas.UndoAnswerIn())
+    event = rt().games.answer_undo(game_id, link.seat, data["accept"])
+    after_append(game_id, event.version)
+    return jsonify({"version": rt().store.version(game_id)}), 201
+
+
 @bp.get("/games/<game_id>/history")
 def get_history(game_id: str):
     link = player(game_id)

@@ -33,7 +33,7 @@ def build() -> dict:
                    info={"description": "Slow board games by email: the JSON API."})
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for name in ("KindOut", "CreateGameIn", "CreatedOut", "GameOut", "MoveIn", "MovedOut",
-                 "HistoryOut", "ErrorOut", "RewindIn", "ForkIn", "VerifyOut"):
+                 "HistoryOut", "ErrorOut", "RewindIn", "ForkIn", "VerifyOut", "UndoAnswerIn"):
         spec.components.schema(name, schema=getattr(schemas, name))
     sec = [{"bearer": []}]
     spec.path("/api/v1/kinds", operations={"get": {
@@ -52,6 +52,14 @@ def build() -> dict:
         "summary": "Play a move", "parameters": [GAME], "security": sec,
         "requestBody": _json("MoveIn"),
         "responses": _responses((201, "Applied", "MovedOut"), 400, 401, 403, 404, 409, 422)}})
+    spec.path("/api/v1/games/{game_id}/undo", operations={"post": {
+        "summary": "Ask to take back your last move (every other player must agree)",
+        "parameters": [GAME], "security": sec,
+        "responses": _responses((201, "Requested", "MovedOut"), 401, 403, 404, 422)}})
+    spec.path("/api/v1/games/{game_id}/undo/answer", operations={"post": {
+        "summary": "Allow or refuse the open take-back request", "parameters": [GAME],
+        "security": sec, "requestBody": _json("UndoAnswerIn"),
+        "responses": _responses((201, "Answered", "MovedOut"), 400, 401, 403, 404, 422)}})
     spec.path("/api/v1/games/{game_id}/history", operations={"get": {
         "summary": "The log, redacted for you", "parameters": [GAME], "security": sec,
         "responses": _responses((200, "History", "HistoryOut"), 401, 403, 404)}})

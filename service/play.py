@@ -28,6 +28,7 @@ def _page(link: Link, token: str, post_url: str, *, status: int = 200, error: st
     game = table.game
     to_act = table.to_act()
     moves = game.legal_moves(table.state, link.seat) if link.seat in to_act else []
+    play_token = runtime.links.make(link.game_id, link.seat, "play")
     choices = [{"value": json.dumps(m, sort_keys=True), "type": m.get("type", ""),
                 "label": game.move_label(table.state, link.seat, m)} for m in moves]
     return render_template(
@@ -36,7 +37,10 @@ def _page(link: Link, token: str, post_url: str, *, status: int = 200, error: st
         outcome=table.outcome() if table.ended else None, post_url=post_url, error=error,
         notice=notice, history=history_lines(link.game_id, link.seat)[-30:],
         rules=game.rules_summary(),
-        play_url=url_for("play.page", token=runtime.links.make(link.game_id, link.seat, "play")),
+        play_token=play_token, play_url=url_for("play.page", token=play_token),
+        undo=runtime.games.pending_undo(link.game_id),
+        can_undo=not table.ended and runtime.games.last_move_by(link.game_id, link.seat)
+        is not None,
         api_token=runtime.links.make(link.game_id, link.seat, "api"),
     ), status
 
@@ -101,6 +105,29 @@ def _refused(link: Link, token: str, post_url: str, exc: Exception):
                      error="The game moved on since you loaded this page; "
                            "here is the current position.")
     return _page(link, token, post_url, status=422, error=f"Not allowed: {exc.reason}")
+
+
+@bp.post("/play/<token>/undo")
+def request_undo(token: str):
+    link = rt().links.check(token, "play")
+    try:
+        event = rt().games.request_undo(link.game_id, link.seat)
+    except IllegalMove as exc:
+        return _refused(link, token, url_for("play.move", token=token), exc)
+    after_append(link.game_id, event.version)
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@bp.post("/play/<token>/undo/answer")
+def answer_undo(token: str):
+    link = rt().links.check(token, "play")
+    try:
+        event = rt().games.answer_undo(link.game_id, link.seat,
+                                       request.form.get("accept") == "1")
+    except IllegalMove as exc:
+        return _refused(link, token, url_for("play.move", token=token), exc)
+    after_append(link.game_id, event.version)
+    return redirect(url_for("play.page", token=token), 303)
 
 
 @bp.route("/mute/<token>", methods=["GET", "POST"])

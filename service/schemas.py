@@ -89,6 +89,10 @@ class ErrorOut(Schema):
     version = fields.Integer()
 
 
+class UndoAnswerIn(StrictSchema):
+    accept = fields.Boolean(required=True, strict=True)
+
+
 class RewindIn(StrictSchema):
     to = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
     reason = fields.String(load_default="", validate=validate.Length(max=500))

@@ -32,6 +32,11 @@ def notify(game_id: str, version: int, seat: int) -> bool:
     return mail.send_turn(runtime(), game_id, version, seat)
 
 
+def notify_undo(game_id: str, version: int, seat: int) -> bool:
+    """Ask ``seat`` to allow or refuse the take-back requested at ``version`` (once)."""
+    return mail.send_undo(runtime(), game_id, version, seat)
+
+
 def notify_end(game_id: str, seat: int) -> bool:
     """Email ``seat`` the result of a finished game (once)."""
     return mail.send_ended(runtime(), game_id, seat)

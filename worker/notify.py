@@ -112,6 +112,29 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
     return _send_once(rt, marker, build, done)
 
 
+def send_undo(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
+    """Ask ``seat`` about a take-back request; once per request and seat."""
+    marker = key(game_id, f"mailed:undo:{version}:{seat}")
+
+    def build() -> Email | None:
+        info = _seat_info(rt, game_id, seat)
+        pending = rt.games.pending_undo(game_id)
+        if not info.get("email") or info.get("muted") or not pending \
+                or pending["version"] != version:
+            return None  # already settled
+        table = rt.games.load(game_id)
+        ctx = _common(rt, game_id, seat) | {
+            "game": table.game, "asker": table.names[pending["seat"]], "names": table.names}
+        return _render(rt, "undo", f"{ctx['asker']} asks to take back a move in "
+                       f"{table.game.name}", info["email"], f"undo:{game_id}:{version}:{seat}",
+                       ctx, ctx["mute_url"])
+
+    def done() -> None:
+        notice_done(rt, game_id, f"undo:{version}:{seat}")
+
+    return _send_once(rt, marker, build, done)
+
+
 def send_ended(rt: Runtime, game_id: str, seat: int) -> bool:
     """Email ``seat`` the final result and the revealed secret; once per game."""
     marker = key(game_id, f"mailed:ended:{seat}")

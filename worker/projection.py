@@ -31,7 +31,7 @@ PENDING_GAMES = "rp:pending"  # set of game ids with notices not yet confirmed s
 class Notice:
     """One email to send: a turn (or invitation) for ``seat`` that began at ``version``."""
 
-    kind: str  # "turn" or "ended"
+    kind: str  # "turn", "undo" or "ended"
     version: int
     seat: int
     deadline: str | None = None
@@ -102,6 +102,9 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
             elif deadline:
                 notices = [n if n.seat != seat or n.version != event.version
                            else Notice("turn", event.version, seat, deadline) for n in notices]
+        if event.type == ev.UNDO_REQUESTED:
+            notices += [Notice("undo", event.version, s) for s in range(len(table.names))
+                        if s != event.data["seat"]]
         if event.type == ev.GAME_ENDED:
             notices += [Notice("ended", event.version, s) for s in range(len(table.names))]
     assert table is not None
@@ -142,6 +145,9 @@ def enqueue_notice(rt: Runtime, game_id: str, notice: Notice) -> None:
             rt.enqueuer.enqueue(jobs.remind, game_id, notice.version, notice.seat,
                                 job_id=f"remind:{game_id}:{notice.version}:{notice.seat}",
                                 delay=delay)
+    elif notice.kind == "undo":
+        rt.enqueuer.enqueue(jobs.notify_undo, game_id, notice.version, notice.seat,
+                            job_id=f"undo:{game_id}:{notice.version}:{notice.seat}")
     else:
         rt.enqueuer.enqueue(jobs.notify_end, game_id, notice.seat,
                             job_id=f"ended:{game_id}:{notice.seat}")

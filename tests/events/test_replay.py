@@ -126,3 +126,43 @@ def test_a_process_cache_never_hides_events_appended_elsewhere(store):
     loaded.state["total"] = -1  # a caller mutating its copy does not touch the cache
     assert here.load(gid).state["total"] != -1
     assert here.load(gid, at=3) == here.replayer.load(gid, at=3, use_snapshot=False)
+
+
+def test_take_back_needs_every_other_players_agreement(service):
+    players = PLAYERS + [{"name": "Cy", "email": "cy@example.com"}]
+    table = service.create("test-race", players, {"target": 500})
+    gid = table.game_id
+    service.play(gid, 0, {"type": "ante", "amount": 1}, 1)
+    service.play(gid, 1, {"type": "ante", "amount": 2}, 2)
+    with pytest.raises(IllegalMove):
+        service.request_undo(gid, 0)  # not the last move any more
+    service.request_undo(gid, 1)
+    with pytest.raises(IllegalMove):
+        service.answer_undo(gid, 1, True)  # the asker does not answer
+    service.answer_undo(gid, 0, True)
+    assert service.load(gid).state["antes"][1] == 2
+    service.answer_undo(gid, 2, True)
+    assert service.load(gid).state["antes"] == [1, None, None]
+    assert service.store.read(gid)[-1].type == envelope.REWOUND
+    assert service.pending_undo(gid) is None
+
+
+def test_a_refused_take_back_changes_nothing(service):
+    table = service.create("test-race", PLAYERS, {"target": 500})
+    gid = table.game_id
+    service.play(gid, 0, {"type": "ante", "amount": 1}, 1)
+    service.request_undo(gid, 0)
+    service.answer_undo(gid, 1, False)
+    assert service.pending_undo(gid) is None
+    assert service.load(gid).state["antes"] == [1, None]
+
+
+def test_a_move_made_meanwhile_closes_the_request(service):
+    table = service.create("test-race", PLAYERS, {"target": 500})
+    gid = table.game_id
+    service.play(gid, 0, {"type": "ante", "amount": 1}, 1)
+    service.request_undo(gid, 0)
+    service.play(gid, 1, {"type": "ante", "amount": 2}, 2)  # still on time: requests are passive
+    assert service.pending_undo(gid) is None
+    with pytest.raises(IllegalMove):
+        service.answer_undo(gid, 1, True)

@@ -173,3 +173,23 @@ def test_openapi_document_describes_the_api(client):
         assert path in doc["paths"], path
     assert "MoveIn" in doc["components"]["schemas"]
     json.dumps(doc)
+
+
+def test_take_back_over_the_api(client, new_game):
+    gid, tokens = new_game()
+    client.post(f"/api/v1/games/{gid}/moves", headers=bearer(tokens[0]),
+                json={"move": {"type": "ante", "amount": 3}, "expected_version": 1})
+    assert client.post(f"/api/v1/games/{gid}/undo", headers=bearer(tokens[1])).status_code == 422
+    assert client.post(f"/api/v1/games/{gid}/undo", headers=bearer(tokens[0])).status_code == 201
+    bad = client.post(f"/api/v1/games/{gid}/undo/answer", headers=bearer(tokens[1]),
+                      json={"accept": "yes"})
+    assert bad.status_code == 400
+    ok = client.post(f"/api/v1/games/{gid}/undo/answer", headers=bearer(tokens[1]),
+                     json={"accept": True})
+    assert ok.status_code == 201
+    view = client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[0])).json
+    assert view["view"]["antes"][0] is None
+    texts = [e["text"] for e in client.get(f"/api/v1/games/{gid}/history",
+                                           headers=bearer(tokens[1])).json["events"]]
+    assert "Ada asks to take back their last move" in texts
+    assert "Bo allows the take-back" in texts

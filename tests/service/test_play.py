@@ -167,3 +167,17 @@ def test_dev_mail_lists_and_shows_the_outbox(client, rt, game):
     assert client.get(f"/dev/mail/{mail_id}").status_code == 200
     assert "Make your move" in client.get(f"/dev/mail/{mail_id}/html").get_data(as_text=True)
     assert client.get("/dev/mail/nope").status_code == 404
+
+
+def test_take_back_by_agreement_from_the_game_pages(client, rt, game):
+    ada = "/play/" + rt.links.make(game, 0, "play")
+    bo = "/play/" + rt.links.make(game, 1, "play")
+    assert post_move(client, ada, {"type": "ante", "amount": 3}, 1).status_code == 303
+    assert "Ask to take back my last move" in client.get(ada).get_data(as_text=True)
+    token = csrf(client, ada)
+    client.post(ada + "/undo", data={"csrf_token": token})
+    assert "asks to take back" in client.get(bo).get_data(as_text=True)
+    client.post(bo + "/undo/answer", data={"csrf_token": token, "accept": "1"})
+    assert rt.games.load(game).state["antes"] == [None, None]
+    undo_mails = [m for m in rt.mail.list() if "take back" in m["subject"]]
+    assert [m["to"] for m in undo_mails] == ["bo@example.com"]
