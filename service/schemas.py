@@ -90,7 +90,7 @@ class ErrorOut(Schema):
 
 
 class UndoAnswerIn(StrictSchema):
-    accept = fields.Boolean(required=True, strict=True)
+    accept = fields.Boolean(required=True, truthy={True}, falsy={False})
 
 
 class RewindIn(StrictSchema):
