@@ -13,6 +13,8 @@ import logging
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from markupsafe import Markup
+
 from events.store import key
 from worker.mail import Email
 from worker.projection import notice_done
@@ -66,6 +68,19 @@ def _common(rt: Runtime, game_id: str, seat: int) -> dict:
     }
 
 
+def _picture(rt: Runtime, table, seat: int) -> Markup | None:
+    """The game's own page partial for ``seat``, for the HTML part; None if it will not
+    render outside the web app (then the text summary stands alone)."""
+    try:
+        html = rt.emails.get_template(table.game.template()).render(
+            view=table.game.view(table.state, seat), seat=seat, names=table.names,
+            game=table.game)
+    except Exception:  # a picture is a nicety; the turn email must go out regardless
+        log.warning("could not render the %s picture for an email", table.kind, exc_info=True)
+        return None
+    return Markup(html)  # noqa: S704 - rendered by our own autoescaping templates
+
+
 def _render(rt: Runtime, name: str, subject: str, to: str, mail_key: str, context: dict,
             mute_url: str) -> Email:
     text = rt.emails.get_template(f"email/{name}.txt").render(**context)
@@ -96,7 +111,7 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
             "invitation": version == 1, "reminder": reminder,
             "act_url": rt.url(f"/m/{rt.links.make(game_id, seat, 'act', table.version)}"),
             "summary": table.game.summary(table.state, seat),
-            "view": table.game.view(table.state, seat), "names": table.names,
+            "picture": _picture(rt, table, seat), "names": table.names,
             "deadline": _local_time(deadline, info.get("tz")),
         }
         name = table.game.name
