@@ -105,6 +105,8 @@ class FeudumGuilds(Game):
         if not legal:
             raise IllegalMove("it is not your turn")
         by_key = {_key(m): m for m in legal}
+        if move["type"] == "select" and isinstance(move.get("cards"), list):
+            move = {**move, "cards": rounds.canonical_cards(move["cards"])}
         try:
             canon = by_key.get(_key(move))
         except (TypeError, ValueError) as err:

@@ -73,7 +73,7 @@ def cards_wanted(p: dict) -> int:
 
 
 def select_moves(state: State, seat: int) -> list[dict]:
-    """The secret selection, split into a boost choice then one card at a time."""
+    """The secret selection: a boost choice, then the whole set of cards in one move."""
     p = state["ps"][seat]
     if p["committed"]:
         return []
@@ -84,18 +84,29 @@ def select_moves(state: State, seat: int) -> list[dict]:
         if p["goods"]["sulfur"]:
             moves.append({"type": "boost", "boost": "double"})
         return moves
-    return [{"type": "select", "card": c} for c in CARD_NAMES if c not in p["selected"]]
+    return [{"type": "select", "cards": list(cards)}
+            for cards in combinations(CARD_NAMES, cards_wanted(p))]
+
+
+def canonical_cards(cards: list) -> list:
+    """A selection in the printed card order (the order a player lists them in is free)."""
+    if all(isinstance(c, str) and c in CARD_NAMES for c in cards):
+        return sorted(cards, key=CARD_NAMES.index)
+    return cards
 
 
 def apply_select(state: State, seat: int, move: dict) -> None:
-    """Record a boost or a selected card; the last card commits the selection."""
+    """Record the boost, then the whole selection in one move (which commits it).
+
+    Every player makes exactly two selection moves (boost, cards) whatever the boost, so
+    the number of moves in the history never reveals a 5th card before the reveal.
+    """
     p = state["ps"][seat]
     if move["type"] == "boost":
         p["boost"] = move["boost"]
     else:
-        p["selected"].append(move["card"])
-        if len(p["selected"]) == cards_wanted(p):
-            p["committed"] = True
+        p["selected"] = list(move["cards"])
+        p["committed"] = True
     if all(q["committed"] for q in state["ps"]):
         reveal(state)
 

@@ -212,7 +212,7 @@ def label(move: dict[str, Any], state: State | None = None) -> str:
         return {"none": "No boost: 4 cards", "extra": "Spend 1 saltpeter: 5 cards",
                 "double": "Spend 1 sulfur: one double turn"}[move["boost"]]
     if t == "select":
-        return f"Select {move['card'].title()}"
+        return "Select " + ", ".join(c.title() for c in move["cards"])
     if t == "play":
         return f"Play {move['card'].title()}"
     if t == "double":
@@ -322,7 +322,7 @@ THIRD_PERSON = {
     "start_pawn": lambda m: f"starts with a pawn in the {m['guild'].title()} guild",
     "setup_goods": lambda m: f"takes {', '.join(m['goods']) or 'no goods'}",
     "boost": lambda m: f"chooses: {label(m)}",
-    "select": lambda m: f"selects {m['card'].title()}",
+    "select": lambda m: "selects " + ", ".join(c.title() for c in m["cards"]),
     "keep_writ": lambda m: f"keeps {WRITS[m['writ']]['name']}",
     "discard_writ": lambda m: f"discards {WRITS[m['writ']]['name']}",
     "tile": lambda m: f"takes a region tile from stack {m['stack'] + 1}",
@@ -332,7 +332,7 @@ THIRD_PERSON = {
 
 SECRET_FOR_OTHERS = {
     "boost": "is choosing action cards",
-    "select": "selects an action card",
+    "select": "has chosen action cards",
     "keep_writ": "keeps a Royal Writ",
     "discard_writ": "discards a Royal Writ",
     "divide": "divides two beads between closed fists",

@@ -11,10 +11,15 @@ def test_secret_selection_four_cards_by_all_players_at_once(table):
     assert GAME.to_act(t.state) == {0, 1, 2}
     for seat in (0, 1, 2):
         t.do(seat, {"type": "boost", "boost": "none"})
-    for card in ("guild", "tax", "explore"):
-        t.do(1, {"type": "select", "card": card})
-    assert {"type": "select", "card": "guild"} not in t.moves(1)
-    t.do(1, {"type": "select", "card": "migrate"})
+    moves = t.moves(1)
+    assert len(moves) == 70 and all(len(m["cards"]) == 4 for m in moves)  # 8 choose 4
+    assert all(len(set(m["cards"])) == 4 for m in moves)
+    assert "not allowed" in t.illegal(1, {"type": "select", "cards": ["guild", "tax", "explore"]})
+    assert "not allowed" in t.illegal(
+        1, {"type": "select", "cards": ["guild", "guild", "tax", "explore"]})
+    # the cards may be listed in any order
+    t.do(1, {"type": "select", "cards": ["migrate", "tax", "guild", "explore"]})
+    assert t.p(1)["selected"] == ["migrate", "explore", "tax", "guild"]
     assert t.p(1)["committed"] and GAME.to_act(t.state) == {0, 2}
     assert t.moves(1) == []
 
@@ -24,15 +29,15 @@ def test_secret_selection_saltpeter_buys_a_fifth_card(table):
     t.state["phase"] = "select"
     t.give(0, saltpeter=1)
     t.do(0, {"type": "boost", "boost": "extra"})
-    for card in ("guild", "tax", "explore", "harvest"):
-        t.do(0, {"type": "select", "card": card})
-    assert not t.p(0)["committed"]
-    t.do(0, {"type": "select", "card": "improve"})
+    assert len(t.moves(0)) == 56 and all(len(m["cards"]) == 5 for m in t.moves(0))
+    assert "not allowed" in t.illegal(
+        0, {"type": "select", "cards": ["guild", "tax", "explore", "harvest"]})
+    t.do(0, {"type": "select", "cards": ["guild", "tax", "explore", "harvest", "improve"]})
     assert t.p(0)["committed"] and t.p(0)["goods"]["saltpeter"] == 1  # paid at the reveal
     t.do(1, {"type": "boost", "boost": "none"})
-    for card in ("guild", "tax", "explore", "harvest"):
-        t.do(1, {"type": "select", "card": card})
+    t.do(1, {"type": "select", "cards": ["guild", "tax", "explore", "harvest"]})
     assert t.state["phase"] == "act" and t.p(0)["goods"]["saltpeter"] == 0
+    assert len(t.p(0)["selected"]) == 5
 
 
 def test_secret_selection_sulfur_double_turn_plays_two_cards_in_a_row(table):
@@ -43,8 +48,7 @@ def test_secret_selection_sulfur_double_turn_plays_two_cards_in_a_row(table):
     t.do(0, {"type": "boost", "boost": "double"})
     t.do(1, {"type": "boost", "boost": "none"})
     for seat in (0, 1):
-        for card in ("guild", "tax", "explore", "harvest"):
-            t.do(seat, {"type": "select", "card": card})
+        t.do(seat, {"type": "select", "cards": ["guild", "tax", "explore", "harvest"]})
     assert t.top() == {"kind": "turn", "seat": 0}
     t.do(0, {"type": "double"})
     t.do(0, {"type": "play", "card": "tax"})

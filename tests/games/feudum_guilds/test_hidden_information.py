@@ -14,16 +14,43 @@ def test_hidden_selected_cards_and_boost_only_in_the_owners_view(table, no_leaks
     t.state["phase"] = "select"
     t.give(0, sulfur=1)
     t.do(0, {"type": "boost", "boost": "double"})
-    t.do(0, {"type": "select", "card": "tax"})
-    assert GAME.view(t.state, 0)["players"][0]["selected"] == ["tax"]
+    cards = ["influence", "explore", "tax", "guild"]
+    t.do(0, {"type": "select", "cards": cards})
+    assert GAME.view(t.state, 0)["players"][0]["selected"] == cards
     for viewer in (None, 1, 2):
         mine = GAME.view(t.state, viewer)["players"][0]
         assert "selected" not in mine and "boost" not in mine
+        assert "tax" not in GAME.summary(t.state, viewer).lower()
     no_leaks(t.state)
-    line = GAME.describe(_event(0, {"type": "select", "card": "tax"}), 1)
+    line = GAME.describe(_event(0, {"type": "select", "cards": cards}), 1)
     assert "tax" not in line.lower() and "Ann" in line
-    assert "Tax" in GAME.describe(_event(0, {"type": "select", "card": "tax"}), 0)
+    assert "Tax" in GAME.describe(_event(0, {"type": "select", "cards": cards}), 0)
     assert "double" not in GAME.describe(_event(0, {"type": "boost", "boost": "double"}), 2)
+
+
+def test_hidden_fifth_card_boost_not_revealed_by_the_selection_history(table):
+    """A 5th card (saltpeter) takes as many selection moves, and as many and the same log
+    lines for the other seats, as 4 cards: the history does not reveal it before the reveal."""
+    t = table(3)
+    t.state["phase"] = "select"
+    t.give(0, saltpeter=1)
+    history = {0: [], 1: []}
+    for seat, boost, cards in ((0, "extra", ["influence", "explore", "harvest", "tax", "guild"]),
+                               (1, "none", ["influence", "explore", "tax", "guild"])):
+        for move in ({"type": "boost", "boost": boost}, {"type": "select", "cards": cards}):
+            t.do(seat, move)
+            history[seat].append(move)
+    assert len(history[0]) == len(history[1]) == 2
+    for viewer in (None, 2):
+        lines = {s: [GAME.describe(_event(s, m), viewer).replace(["Ann", "Bob"][s], "X")
+                     for m in history[s]] for s in (0, 1)}
+        assert lines[0] == lines[1]
+        for pv in GAME.view(t.state, viewer)["players"][:2]:
+            assert "boost" not in pv and "cards_left" not in pv
+        assert t.p(0)["goods"]["saltpeter"] == 1  # not paid (visible) before the reveal
+    t.do(2, {"type": "boost", "boost": "none"})
+    t.do(2, {"type": "select", "cards": ["influence", "explore", "tax", "guild"]})
+    assert GAME.view(t.state, 2)["players"][0]["boost"] == "extra"  # revealed: act phase
 
 
 def test_hidden_fist_contents_only_for_the_divider(table, no_leaks):
