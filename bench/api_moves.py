@@ -68,8 +68,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=500)
     args = parser.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    client, url, embedded = real_redis()
-    try:
+    with real_redis() as (client, url):
         from service import create_app
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
@@ -85,10 +84,6 @@ def main() -> None:
         print(f"service layer, no HTTP (baseline): {baseline:.0f} moves/s")
         print(f"JSON API over HTTP (GET view + POST move, RQ enqueue): {http:.0f} moves/s")
         print(f"ratio HTTP/baseline: {http / baseline:.2f}")
-    finally:
-        client.flushdb()
-        if embedded:
-            embedded.stop()
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import redis
@@ -17,8 +19,9 @@ from games import registry  # noqa: E402
 registry.KINDS.setdefault("test-race", "tests.platform_game:GAME")
 
 
-def real_redis() -> tuple[redis.Redis, str, object | None]:
-    """(client, url, embedded server or None)."""
+@contextmanager
+def real_redis() -> Iterator[tuple[redis.Redis, str]]:
+    """A flushed database on a real Redis server: (client, url); cleaned up after."""
     url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/10"
     try:
         redis.Redis.from_url(url, socket_connect_timeout=2).ping()
@@ -29,4 +32,9 @@ def real_redis() -> tuple[redis.Redis, str, object | None]:
         url = embedded.url
     client = redis.Redis.from_url(url, decode_responses=True)
     client.flushdb()
-    return client, url, embedded
+    try:
+        yield client, url
+    finally:
+        client.flushdb()
+        if embedded:
+            embedded.stop()

@@ -63,16 +63,17 @@ class EventStore:
             version=expected_version + 1, type=event.type, actor=event.actor,
             data=event.data, tape=event.tape, at=event.at, v=event.v,
         ).sealed(prev)
+        # Marked for projection *before* the append: if this process dies right after the
+        # append, the sweep still finds the game (a mark without an append is harmless).
+        self.redis.sadd(DIRTY, game_id)
+        if sealed.version == 1:
+            self.redis.zadd(GAMES_INDEX, {game_id: time.time()}, nx=True)
         try:
             self.redis.xadd(log, sealed.to_fields(), id=f"0-{sealed.version}")
         except redis.ResponseError as exc:
             if "equal or smaller" not in str(exc):
                 raise
             raise ConflictError(self.version(game_id)) from exc
-        # Marked for projection; the sweep finds it even if the enqueue never happens.
-        self.redis.sadd(DIRTY, game_id)
-        if sealed.version == 1:
-            self.redis.zadd(GAMES_INDEX, {game_id: time.time()})
         return sealed
 
     # -- reading -----------------------------------------------------------------------
