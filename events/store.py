@@ -19,7 +19,7 @@ import redis
 from events.envelope import GENESIS, Event, upcast
 
 GAMES_INDEX = "rp:games"  # sorted set: game id -> creation time
-DIRTY = "rp:dirty"  # set of game ids whose projection may lag the stream
+DIRTY = "rp:dirty"  # sorted set: game id -> time of its last append (projection may lag)
 
 
 class ConflictError(Exception):
@@ -65,7 +65,7 @@ class EventStore:
         ).sealed(prev)
         # Marked for projection *before* the append: if this process dies right after the
         # append, the sweep still finds the game (a mark without an append is harmless).
-        self.redis.sadd(DIRTY, game_id)
+        self.redis.zadd(DIRTY, {game_id: time.time()})
         if sealed.version == 1:
             self.redis.zadd(GAMES_INDEX, {game_id: time.time()}, nx=True)
         try:
@@ -104,6 +104,10 @@ class EventStore:
             if len(entries) < batch:
                 return
             low = f"0-{int(entries[-1][0].split('-', 1)[1]) + 1}"
+
+    def mark_dirty(self, game_id: str) -> None:
+        """Ask the sweep to look at this game's projection."""
+        self.redis.zadd(DIRTY, {game_id: time.time()})
 
     def latest(self, game_id: str, count: int = 50) -> list[Event]:
         """The last ``count`` events, newest first (upcast)."""

@@ -164,7 +164,7 @@ def admin_rewind(game_id: str, to: int, reason: str) -> None:
     """Append Rewound{to}: play continues from version TO."""
     rt = _admin_runtime()
     event = rt.games.rewind(game_id, to, reason, "admin")
-    rt.redis.sadd("rp:dirty", game_id)
+    rt.store.mark_dirty(game_id)
     click.echo(f"rewound to {to}; the game is now at version {event.version}")
 
 

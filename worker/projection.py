@@ -75,7 +75,6 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     projected = int(rt.redis.get(key(game_id, "projected")) or 0)
     last = rt.store.version(game_id)
     if projected >= last:
-        rt.redis.srem(DIRTY, game_id)
         return []
     table = rt.replayer.load(game_id, at=projected) if projected else None
     awaiting = {int(s): json.loads(v) for s, v in
@@ -128,8 +127,6 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
         enqueue_notice(rt, game_id, notice)
     if table.version - snapshot_from >= rt.config["SNAPSHOT_EVERY"] or table.ended:
         rt.replayer.write_snapshot(table)
-    if rt.store.version(game_id) == table.version:
-        rt.redis.srem(DIRTY, game_id)
     return notices
 
 
@@ -169,12 +166,21 @@ def pending_notices(rt: Runtime) -> list[tuple[str, Notice]]:
     return out
 
 
+SETTLE_SECONDS = 60
+
+
 def lagging_games(rt: Runtime) -> list[str]:
-    """Games marked dirty whose projection is behind the stream."""
+    """Games marked dirty whose projection is behind the stream.
+
+    A mark is dropped only once the projection has caught up *and* the mark is a minute
+    old: the web process marks a game just before appending, so a young mark may belong
+    to an append that has not landed yet.
+    """
     lagging = []
-    for game_id in rt.redis.smembers(DIRTY):
+    settled = time.time() - SETTLE_SECONDS
+    for game_id, marked in rt.redis.zrange(DIRTY, 0, -1, withscores=True):
         if int(rt.redis.get(key(game_id, "projected")) or 0) < rt.store.version(game_id):
             lagging.append(game_id)
-        else:
-            rt.redis.srem(DIRTY, game_id)
+        elif marked < settled:
+            rt.redis.zrem(DIRTY, game_id)
     return lagging

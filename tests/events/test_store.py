@@ -80,5 +80,5 @@ def test_reading_a_long_stream_in_batches(store):
 
 def test_append_marks_the_game_for_projection(store):
     store.append("g1", 0, note("a"))
-    assert store.redis.sismember("rp:dirty", "g1")
+    assert store.redis.zscore("rp:dirty", "g1") is not None
     assert store.game_ids() == ["g1"]
