@@ -83,7 +83,8 @@ def sign_in():
         if is_admin_token(request.form.get("token")):
             session["admin"] = True
             target = request.args.get("next", "")
-            return redirect(target if target.startswith("/admin") else url_for("admin.index"))
+            safe = target.startswith(("/admin", "/dev/mail")) and not target.startswith("//")
+            return redirect(target if safe else url_for("admin.index"))
         error = "That is not the admin token." if rt().config.get("ADMIN_TOKEN") else \
             "This server has no ADMIN_TOKEN set, so the admin pages are off."
     return render_template("admin/sign_in.html", error=error), 401 if error else 200

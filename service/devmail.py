@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 
+from service.auth import admin_session
 from service.current import rt
 
 bp = Blueprint("devmail", __name__, url_prefix="/dev/mail")
+
+
+@bp.before_request
+def _private_in_production():
+    # The outbox holds every player's links: in production only the admin may read it.
+    if rt().config["RAVENPOST_ENV"] == "production" and not admin_session():
+        return redirect(url_for("admin.sign_in", next=request.path))
+    return None
 
 
 @bp.get("/")

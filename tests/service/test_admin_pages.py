@@ -54,3 +54,14 @@ def test_rewind_and_fork_from_the_replay_page(client, new_game, rt):
     reply = client.post(f"/admin/games/{gid}/fork", data={"csrf_token": token, "at": 3})
     new_id = reply.headers["Location"].rsplit("/", 1)[1]
     assert rt.games.load(new_id).state["antes"] == [1, 1]
+
+
+def test_the_outbox_is_admin_only_in_production(fake_redis):
+    from service import create_app
+    app = create_app({"REDIS_CLIENT": fake_redis, "RUN_JOBS_INLINE": True,
+                      "RAVENPOST_ENV": "production", "REDIS_URL": "redis://unused",
+                      "SECRET_KEY": "a-long-random-production-secret", "ADMIN_TOKEN": ADMIN})
+    client = app.test_client()
+    assert client.get("/dev/mail/").status_code == 302
+    sign_in(client)
+    assert client.get("/dev/mail/").status_code == 200
