@@ -88,9 +88,7 @@ def label(state: State | None, move: Move, hidden: bool = False) -> str:
     if t == "dismiss":
         return f"Dismiss {apprentice_name(move['card'])}"
     if t == "recall":
-        where = {"prison": "Prison", "board": "an opposing board"}.get(
-            move["location"], locations.NAMES.get(move["location"], move["location"]))
-        return f"Return 1 Worker from the {where}"
+        return f"Return 1 Worker from the {locations.NAMES[move['location']]}"
     if t == "pass":
         return "Pass (no Worker can return)"
     if t == "done":

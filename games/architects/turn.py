@@ -97,21 +97,12 @@ def pending_moves(state: State, p: int) -> list[Move]:
 def recall_moves(state: State, p: int) -> list[Move]:
     """Workers that may come back on a turn that starts with none on the board.
 
-    The rulebook allows only the large locations.  When none of p's Workers is there
-    (the rulebook is silent), the BGA fallback applies so that nobody is stuck for
-    ever: one Worker from the Prison, then from an opposing board, then from the Black
-    Market.  Never from the Guildhall.
+    The rulebook: any 1 Worker from the Main Board, never from the Guildhall, the Black
+    Market, the Prison or an opposing player's board.  With no Worker at a large
+    location the turn is spent doing nothing (``pass``).
     """
     out: list[Move] = [{"type": "recall", "location": loc} for loc in captures.LARGE
                        if state["board"][loc][p]]
-    if not out and state["prison"][p]:
-        out = [{"type": "recall", "location": "prison"}]
-    if not out:
-        out = [{"type": "recall", "location": "board", "player": q}
-               for q, pl in enumerate(state["players"]) if pl["captured"][p]]
-    if not out:
-        out = [{"type": "recall", "location": "black_market", "space": i}
-               for i, q in enumerate(state["black_market"]) if q == p]
     return out or [{"type": "pass"}]
 
 
@@ -199,15 +190,7 @@ def resolve(state: State, p: int, move: Move, rng: GameRandom) -> None:
         state["app_deck"].append(move["card"])
         state["pending"] = None
     elif kind == "recall":
-        loc = move["location"]
-        if loc == "prison":
-            state["prison"][p] -= 1
-        elif loc == "board":
-            state["players"][move["player"]]["captured"][p] -= 1
-        elif loc == "black_market":
-            state["black_market"][move["space"]] = None
-        else:
-            state["board"][loc][p] -= 1
+        state["board"][move["location"]][p] -= 1
         pl["workers"] += 1
         state["pending"] = None
     elif kind == "pass":

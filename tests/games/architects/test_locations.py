@@ -305,13 +305,26 @@ def test_rule_no_workers_recall_never_from_prison_when_board_has_one(table):
     assert table.moves(0) == [{"type": "recall", "location": "quarry"}]
 
 
-def test_rule_no_workers_fallback_from_prison_when_none_on_board(table):
+def test_rule_no_workers_recall_never_from_prison_boards_or_black_market(table):
+    """Rulebook: the Worker cannot come from the Guildhall, Black Market, Prison or an
+    opposing board; with none at a large location the turn is spent doing nothing."""
     pl = table.player(0)
-    table.state["prison"][0] = pl["workers"]
+    table.state["prison"][0] = 15
+    table.player(1)["captured"][0] = 2
+    table.state["black_market"][0] = 0
+    table.state["guildhall"].append(0)
+    table.state["guildhall"].append(0)
     pl["workers"] = 0
     table.turn_to(0)
     from games.architects import turn
     turn.start_turn(table.state)
-    assert table.moves(0) == [{"type": "recall", "location": "prison"}]
-    table.play(0, {"type": "recall", "location": "prison"})
-    assert pl["workers"] == 1 and table.state["prison"][0] == 19
+    assert table.moves(0) == [{"type": "pass"}]
+    for bad in ({"type": "recall", "location": "prison"},
+                {"type": "recall", "location": "board", "player": 1},
+                {"type": "recall", "location": "black_market", "space": 0}):
+        with pytest.raises(IllegalMove):
+            table.play(0, bad)
+    table.play(0, {"type": "pass"})
+    assert pl["workers"] == 0 and table.state["prison"][0] == 15
+    assert table.player(1)["captured"][0] == 2 and table.state["black_market"][0] == 0
+    assert table.state["current"] == 1
