@@ -133,12 +133,13 @@ def cards_left(p: dict) -> list[str]:
 
 @options_for("turn")
 def turn_options(state: State, dec: dict) -> list[dict]:
-    """Play a chosen card, play a mandate, or declare the double turn."""
+    """Play a chosen card, play a mandate, discard a writ, or declare the double turn."""
     seat = dec["seat"]
     p = state["ps"][seat]
     left = cards_left(p)
     moves = [{"type": "play", "card": c} for c in left]
     moves += writs.mandate_moves(state, seat)
+    moves += [{"type": "discard_writ", "writ": w} for w in dict.fromkeys(p["hand"])]  # [A-60]
     if p["goods"]["sulfur"] and p["barrel"] < C["start"]["barrel"]:
         moves.append({"type": "fill_barrel"})  # [A-59]
     if (p["boost"] == "double" and not p["double_used"] and len(left) >= 2
@@ -149,11 +150,13 @@ def turn_options(state: State, dec: dict) -> list[dict]:
 
 @resolver_for("turn")
 def turn(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
-    """Play a mandate, declare the double turn, or play a card."""
+    """Play a mandate, discard a writ, fill the barrel, declare the double turn, or play a card."""
     seat = dec["seat"]
     p = state["ps"][seat]
     if move["type"] == "mandate":
         writs.play_mandate(state, seat, move, rng)
+    elif move["type"] == "discard_writ":
+        writs.discard_voluntarily(state, seat, move["writ"])
     elif move["type"] == "fill_barrel":
         p["goods"]["sulfur"] -= 1
         p["barrel"] += 1

@@ -62,6 +62,14 @@ def discard(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
         push(state, {"kind": "writ_discard", "seat": dec["seat"]})
 
 
+def discard_voluntarily(state: State, seat: int, wid: str) -> None:
+    """Discard an unused writ to the bottom of the deck at the start of a turn [A-60]."""
+    p = state["ps"][seat]
+    p["hand"].remove(wid)
+    state["writ_deck"].append(wid)
+    log(state, f"{p['name']} discards a Royal Writ to the bottom of the deck")
+
+
 # -- mandates -------------------------------------------------------------------------------
 
 

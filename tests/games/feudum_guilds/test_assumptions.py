@@ -270,12 +270,44 @@ def test_assumption_A_52_patronage_bead_and_seal_come_from_the_seal_supply(table
     t.check()
 
 
-def test_assumption_A_56_writs_are_discarded_only_over_the_hand_limit(table):
+def test_assumption_A_56_over_the_hand_limit_a_discard_is_forced_at_once(table):
     t = table(2)
-    t.p(0)["hand"] = [t.state["writ_deck"].pop(0)]
+    t.p(0)["hand"] = [t.state["writ_deck"].pop(0) for _ in range(3)]
+    t.location(0, "outpost")
+    t.turn(0, "explore")
+    t.do(0, {"type": "explore"})
+    t.do(0, t.moves(0)[0])
+    assert t.top()["kind"] == "writ_discard" and len(t.p(0)["hand"]) == 4
+    assert {m["type"] for m in t.moves(0)} == {"discard_writ"}
+    assert len(t.moves(0)) == 4
+
+
+def test_assumption_A_60_royal_writ_discard_unused_writs_at_any_of_your_turns(table, no_leaks):
+    """A9: a player may discard unused writs to the bottom of the deck at any time."""
+    def _event(actor: int, move: dict) -> dict:
+        return {"version": 9, "actor": actor, "data": {"move": move}, "names": ["A", "B", "C"]}
+
+    t = table(3)
+    t.state["writ_deck"].remove("C1")
+    t.state["writ_deck"].remove("M3")
+    t.p(0)["hand"] = ["C1", "M3"]
     t.act_phase()
     t.state["stack"] = [{"kind": "turn", "seat": 0}]
-    assert not any(m["type"] == "discard_writ" for m in t.moves(0))
+    assert {"type": "discard_writ", "writ": "C1"} in t.moves(0)
+    assert {"type": "discard_writ", "writ": "M3"} in t.moves(0)  # even a mandate it cannot play
+    assert not any(m["type"] == "discard_writ" for m in t.moves(1))
+    t.do(0, {"type": "discard_writ", "writ": "C1"})
+    assert t.p(0)["hand"] == ["M3"] and t.state["writ_deck"][-1] == "C1"
+    assert t.top() == {"kind": "turn", "seat": 0}  # still 0's turn: a free move
+    t.do(0, {"type": "discard_writ", "writ": "M3"})
+    assert t.p(0)["hand"] == [] and not any(m["type"] == "discard_writ" for m in t.moves(0))
+    assert "not possible" in t.illegal(0, {"type": "discard_writ", "writ": "M3"})
+    no_leaks(t.state)
+    for viewer in (None, 1, 2):
+        line = GAME.describe(_event(0, {"type": "discard_writ", "writ": "C1"}), viewer)
+        assert "Wine" not in line and "C1" not in line
+        assert "Wine" not in " ".join(GAME.view(t.state, viewer)["log"])
+    t.check()
 
 
 def test_assumption_A_57_harvest_total_is_capped_then_limited_by_the_farm_room(table):
