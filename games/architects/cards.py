@@ -21,8 +21,19 @@ def buildings() -> dict[int, dict[str, Any]]:
 
 @cache
 def apprentices() -> dict[int, dict[str, Any]]:
-    """All 43 Apprentice cards by id (ids 41-43 are promos)."""
-    return {card["id"]: card for card in _load("apprentices.json")}
+    """All 43 Apprentice cards by id (ids 41-43 are promos).
+
+    The data file writes "(as above)" for a second copy of a card; the page shows each
+    card on its own, so such an ability takes the text of the previous card of that name.
+    """
+    out: dict[int, dict[str, Any]] = {}
+    text: dict[str, str] = {}
+    for card in _load("apprentices.json"):
+        if card["ability"].strip() == "(as above)":
+            card = {**card, "ability": text[card["name"]]}
+        text[card["name"]] = card["ability"]
+        out[card["id"]] = card
+    return out
 
 
 @cache

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import jinja2
+import markupsafe
 
 from games.architects import GAME
 
@@ -35,3 +36,18 @@ def test_template_renders_finished_game():
     from games.bots import play_random_game
     state, _ = play_random_game(GAME, 1, seed=3)
     assert "Final scores" in render(state, 0)
+
+
+def test_template_apprentice_ability_text_is_never_as_above(make_table):
+    """Second copies (Conspirator, Jeweller, Miner, Stonecutter, Woodcutter) show their text."""
+    from games.architects import cards
+    for cid, card in cards.apprentices().items():
+        assert "as above" not in card["ability"], cid
+    assert cards.apprentice(40)["ability"] == cards.apprentice(39)["ability"]
+    assert "Wood" in cards.apprentice(40)["ability"]
+    t = make_table(2)
+    t.state["workshop"][0] = [5, 12, 20, 30]
+    html = render(t.state, 0)
+    assert "as above" not in html
+    for cid in (5, 12, 20, 30):
+        assert str(markupsafe.escape(cards.apprentice(cid)["ability"])) in html
