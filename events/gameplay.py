@@ -8,6 +8,7 @@ read as ``expected_version``; a concurrent writer makes the append fail with
 from __future__ import annotations
 
 import copy
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,8 @@ from events.store import ConflictError, EventStore, key, new_game_id
 from games import registry
 from games.protocol import IllegalMove
 from games.rng import RecordingRandom, commitment, seed_for
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -100,7 +103,13 @@ class GameService:
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             raise IllegalMove("a move is an object with a string 'type'")
         rng = RecordingRandom(seed_for(self._secret(game_id), expected_version + 1))
-        table.game.apply(table.state, seat, copy.deepcopy(move), rng)
+        try:
+            table.game.apply(table.state, seat, copy.deepcopy(move), rng)
+        except IllegalMove:
+            raise
+        except Exception as exc:  # a move of the wrong shape that the rules did not catch
+            log.exception("%s rejected a move with %s: %r", table.kind, type(exc).__name__, move)
+            raise IllegalMove("that move is not one of the legal moves") from exc
         event = self.store.append(game_id, expected_version, Event(
             version=expected_version + 1, type=ev.MOVE_PLAYED, actor=seat_actor(seat),
             data={"seat": seat, "move": move}, tape=rng.tape))

@@ -166,3 +166,18 @@ def test_a_move_made_meanwhile_closes_the_request(service):
     assert service.pending_undo(gid) is None
     with pytest.raises(IllegalMove):
         service.answer_undo(gid, 1, True)
+
+
+def test_a_move_that_crashes_the_rules_is_refused_and_changes_nothing(service, monkeypatch):
+    table = service.create("test-race", PLAYERS, {"target": 500})
+
+    def crash(state, seat, move, rng):
+        state["total"] = 99  # half-applied before the crash
+        raise KeyError("amount")
+
+    monkeypatch.setattr(table.game, "apply", crash)
+    with pytest.raises(IllegalMove, match="not one of the legal moves"):
+        service.play(table.game_id, 0, {"type": "ante", "amount": [1]}, 1)
+    monkeypatch.undo()
+    assert service.load(table.game_id).state["total"] == 0
+    assert service.store.version(table.game_id) == 1
