@@ -39,7 +39,7 @@ def _m_start_treasure(state: State, e: Entry) -> list[Move]:
 
 
 def _m_place_room(state: State, e: Entry) -> list[Move]:
-    return [{"type": "place", "x": x, "y": y}
+    return [{"type": "place", "room": e["room"], "x": x, "y": y}
             for x, y in rooms.positions(state, e["seat"], e["room"])]
 
 
@@ -93,7 +93,8 @@ def _m_overseer(state: State, e: Entry) -> list[Move]:
     sid = specialists.oldest(state)
     if sid is None:
         return []
-    return [{"type": "hire_oldest", **p} for p in specialists.placements(state, e["seat"], sid)]
+    places = specialists.placements(state, e["seat"], sid)
+    return [{"type": "hire_oldest", "specialist": sid, **p} for p in places]
 
 
 def _m_alchemist(state: State, e: Entry) -> list[Move]:

@@ -127,6 +127,15 @@ def plain_label(move: Move) -> str:
     return str(kind)
 
 
+def _items(move: Move) -> str:
+    try:
+        quest = cards.quests()[move["quest"]]
+        names = " and ".join(quest["items"][i]["name"] for i in move["items"])
+        return f"the {names} for {quest['name']}"
+    except (KeyError, IndexError, TypeError):
+        return "an item"
+
+
 def describe(event: dict[str, Any], seat: int | None) -> str:
     """One log line; sealed bids and cards going into a hand stay hidden from others."""
     names = event.get("names") or []
@@ -148,15 +157,15 @@ def describe(event: dict[str, Any], seat: int | None) -> str:
     if kind == "map_colors":
         return f"{who} drew {' and '.join(move.get('colors', []))} treasures."
     if kind == "craft":
-        items = move.get("items") or []
-        what = "both items" if len(items) == 2 else f"item {(items or [0])[0] + 1}"
-        return f"{who} crafted {what} of the quest in slot {(move.get('slot') or 0) + 1}."
+        return f"{who} crafted {_items(move)}."
     if kind == "build":
         return f"{who} builds the {move.get('room')}."
     if kind == "place":
-        return f"{who} placed a room at column {move.get('x', 0) + 1}, row {move.get('y', 0) + 1}."
+        return (f"{who} placed the {move.get('room', 'room')} at column {move.get('x', 0) + 1}, "
+                f"row {move.get('y', 0) + 1}.")
     if kind == "hire":
-        return f"{who} hired the specialist in row position {(move.get('index') or 0) + 1}."
+        where = "above the guild" if move.get("space") == "top" else f"in the {move.get('space')}"
+        return f"{who} hired the {_specialist(move.get('specialist'))} {where}."
     if kind == "play":
         return f"{who} played {_card(move.get('card'))}."
     if kind == "sell":
@@ -168,5 +177,5 @@ def describe(event: dict[str, Any], seat: int | None) -> str:
     if kind == "take_quest":
         return f"{who} took the quest in slot {(move.get('slot') or 0) + 1} with the Witch."
     if kind == "hire_oldest":
-        return f"{who} took the oldest specialist with the Overseer."
+        return f"{who} took the {_specialist(move.get('specialist'))} with the Overseer."
     return f"{who}: {plain_label(move)}."

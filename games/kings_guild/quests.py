@@ -118,7 +118,8 @@ def craft_options(state: State, seat: int) -> list[dict[str, Any]]:
                 continue
             cost = total_cost(state, seat, slot["quest"], items)
             if all(p["resources"][r] >= n for r, n in cost.items()):
-                out.append({"type": "craft", "slot": index, "items": items})
+                out.append({"type": "craft", "slot": index, "quest": slot["quest"],
+                            "items": items})
     return out
 
 

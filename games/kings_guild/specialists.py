@@ -91,7 +91,7 @@ def hire_options(state: State, seat: int) -> list[dict[str, Any]]:
         if entry is None or price(state, seat, i) > coins:
             continue
         for place in placements(state, seat, entry["id"]):
-            out.append({"type": "hire", "index": i, **place})
+            out.append({"type": "hire", "index": i, "specialist": entry["id"], **place})
     return out
 
 

@@ -176,7 +176,15 @@ class Helpers:
         return next(q["id"] for q in cards.quests().values() if q["name"] == name)
 
     # -- playing -------------------------------------------------------------------------
-    def play(self, state, seat: int, move: dict[str, Any], seed: int = 1) -> None:
+    def play(self, state, seat: int, move: Any, seed: int = 1) -> None:
+        """Apply ``move``; a move missing only derived fields (the quest of a craft, the
+        specialist of a hire, the room of a place) is completed from the legal moves."""
+        if isinstance(move, dict) and move not in GAME.legal_moves(state, seat):
+            fuller = [m for m in GAME.legal_moves(state, seat)
+                      if all(m.get(k, object()) == v for k, v in move.items())
+                      and set(m) - set(move) <= {"quest", "specialist", "room"}]
+            if len(fuller) == 1:
+                move = fuller[0]
         GAME.apply(state, seat, move, RecordingRandom(seed))
         GAME.check_invariants(state)
 

@@ -50,3 +50,14 @@ def test_presentation_summary_and_rules_summary():
     text = GAME.summary(state, 0)
     assert "Quests:" in text and "Your hand" in text
     assert "Gather" in GAME.rules_summary()
+
+
+def test_presentation_template_renders_every_phase_of_random_games():
+    from games.bots import fold
+
+    for players in (1, 4):
+        state, record = play_random_game(GAME, players, 21)
+        for k in range(0, len(record.moves), max(1, len(record.moves) // 25)):
+            s = fold(GAME, record, k)
+            for seat in (None, 0):
+                assert "Quests" in _render(s, seat)

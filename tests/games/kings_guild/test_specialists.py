@@ -318,7 +318,8 @@ def test_specialist_aristocrat_baggage_in_chamber(kg):
     assert [m for m in kg.moves(s, 0, "hire") if m["index"] == 0] == []
     kg.room(s, 0, "Kitchen", 0, 0)
     options = [m for m in kg.moves(s, 0, "hire") if m["index"] == 0]
-    assert options == [{"type": "hire", "index": 0, "space": "top", "baggage": "Kitchen"}]
+    assert options == [{"type": "hire", "index": 0, "specialist": 27, "space": "top",
+                        "baggage": "Kitchen"}]
     kg.play(s, 0, options[0])
     assert s["guilds"][0]["baggage"] == "Kitchen"
     from games.kings_guild import scoring
