@@ -3,15 +3,16 @@
 Notes section 6.2 (invented, as no published Scheme card text exists) with the rulebook's
 limits: the opponent never pays goods or cards for the Cathedral and may always advance
 it or visit the Black Market whatever its Virtue; its Guildhall workers score instead of
-Buildings; it sells captured Workers for 1 Marble in all.  Its "Stash" gates Guildhall
-building.
+Buildings; it sells captured Workers for 1 Marble in all; of all goods it collects only
+Marble (the Marble shown at Black Market space A or C), which counts only for scoring.
+Its "Stash" gates Guildhall building.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.architects import captures, cards, cathedral, guildhall, virtue
+from games.architects import black_market, captures, cards, cathedral, guildhall, virtue
 from games.architects.locations import take_guildhall_space
 from games.rng import GameRandom
 
@@ -140,6 +141,8 @@ def _act(state: State, b: int, step: str) -> None:
         return
     if step in ("smuggle", "black_market"):
         space = state["black_market"].index(None)
+        if space != 1:  # it collects the Marble shown (only for scoring), no other goods
+            pl["marble"] += black_market.offer(state, space).get("marble", 0)
         state["black_market"][space] = b
         virtue.change(state, b, -1)
         auto["stash"] += 2

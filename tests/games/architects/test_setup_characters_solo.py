@@ -275,3 +275,24 @@ def test_invariants_catch_a_lost_worker_and_a_duplicated_card(make_table):
     t.player(1)["hand"].append(t.player(0)["hand"][0])
     with pytest.raises(AssertionError):
         GAME.check_invariants(t.state)
+
+
+@pytest.mark.parametrize("space", [0, 2], ids=["Small Market", "Large Market"])
+def test_solo_automaton_black_market_collects_marble_only(make_table, space):
+    """Rulebook: the opponent collects Marble only (for scoring), no other goods."""
+    t = make_table(1)
+    t.state["bm_small"] = [2, 0] + [c for c in t.state["bm_small"] if c not in (2, 0)]
+    t.state["bm_large"] = [5]
+    t.state["bm_small"].remove(5)
+    t.state["black_market"] = [None, 0, None] if space == 0 else [0, 0, None]
+    t.player(0)["workers"] -= 2 if space == 2 else 1
+    offer = black_market.offer(t.state, space)
+    bot = t.player(1)
+    bot["virtue"] = 7
+    automaton._act(t.state, 1, "black_market")
+    assert t.state["black_market"][space] == 1
+    assert bot["marble"] == offer.get("marble", 0) and bot["marble"] >= 1
+    assert bot["gold"] == bot["stone"] == bot["wood"] == bot["silver"] == 0
+    assert bot["virtue"] == 6
+    lines = scoring.lines(t.state, 1)
+    assert lines["gold_marble"] == bot["marble"]
