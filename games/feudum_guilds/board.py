@@ -36,6 +36,7 @@ def new_player(name: str) -> dict[str, Any]:
         "next_location": 1,
         "beads": [],
         "seals": [],
+        "sealed": [],
         "vessels": {k: 0 for k in VESSELS},
         "hand": [],
         "tiles": [],

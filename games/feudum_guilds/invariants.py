@@ -61,6 +61,7 @@ def check(state: State) -> None:
     # writs conserved
     assert sorted(writ_places(state)) == sorted(WRITS), "writs not conserved"
     for p in state["ps"]:
+        assert set(p["sealed"]) <= set(p["hand"]) and len(p["sealed"]) <= len(p["seals"])
         assert len(p["hand"]) <= 4
         if not any(d["kind"] in ("writ_discard", "writ_keep") for d in state["stack"]):
             assert len(p["hand"]) <= 3, "hand over the limit"

@@ -224,7 +224,9 @@ def end_round(state: State, rng: GameRandom) -> None:
     if epoch is not None:
         epochs.dawn(state, epoch, rng)
         if epoch == 5:
-            epochs.final_scoring(state)
+            # B8: the players place their king's seals on charters, then the final scoring.
+            state["phase"] = "end"
+            writs.start_sealing(state, turn_order(state))
             return
     state["start_player"] = (state["start_player"] + 1) % state["n"]
     state["round"] += 1
@@ -253,6 +255,9 @@ def advance(state: State, rng: GameRandom) -> None:
             return
         if state["phase"] == "select":
             return
+        if state["phase"] == "end":
+            epochs.final_scoring(state)
+            continue
         # act phase with an empty stack: the next turn, or the end of the round
         seat = next_turn(state)
         if seat is None:

@@ -72,7 +72,7 @@ def _player(state: State, seat: int, viewer: int | None, stars: dict[str, int]) 
         out["boost"] = p["boost"]
         out["cards_left"] = len(p["selected"]) - len(p["played"])
     if mine:
-        out["hand"] = [writ_card(w) for w in p["hand"]]
+        out["hand"] = [dict(writ_card(w), sealed=w in p["sealed"]) for w in p["hand"]]
         out["selected"] = list(p["selected"])
     return out
 
@@ -99,6 +99,7 @@ PROMPTS = {
     "pilfer": "pilfer a good with the monster",
     "reeve": "leave a reeve or not",
     "tribute": "pay tribute or not",
+    "seal_charters": "place king's seals on charters",
 }
 
 
@@ -279,6 +280,8 @@ def label(move: dict[str, Any], state: State | None = None) -> str:
         return f"Keep {WRITS[move['writ']]['name']}"
     if t == "discard_writ":
         return f"Discard {WRITS[move['writ']]['name']}"
+    if t == "seal_charter":
+        return f"Place a king's seal on the charter {WRITS[move['writ']]['name']}"
     if t == "tile":
         top = state["stacks"][move["stack"]][0] if state else "?"
         return f"Take the epoch {top} tile of stack {move['stack'] + 1}"
@@ -335,6 +338,7 @@ SECRET_FOR_OTHERS = {
     "select": "has chosen action cards",
     "keep_writ": "keeps a Royal Writ",
     "discard_writ": "discards a Royal Writ",
+    "seal_charter": "places a king's seal on a charter",
     "divide": "divides two beads between closed fists",
 }
 

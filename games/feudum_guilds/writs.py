@@ -167,10 +167,48 @@ def charter_value(state: State, seat: int, wid: str) -> int:
     return writ["vp"][min(count, len(writ["vp"])) - 1]
 
 
-def sealed_charters(state: State, seat: int) -> tuple[int, list[str]]:
-    """Place the player's seals on their best charters [A-35]: (vp, charters sealed)."""
+def unsealed_charters(state: State, seat: int) -> list[str]:
+    """Charters in hand that do not carry a king's seal yet."""
     p = state["ps"][seat]
-    charters = [w for w in p["hand"] if WRITS[w]["kind"] == "charter"]
-    valued = sorted(((charter_value(state, seat, w), w) for w in charters), reverse=True)
-    chosen = [(v, w) for v, w in valued[: len(p["seals"])] if v > 0]
-    return sum(v for v, _ in chosen), [w for _, w in chosen]
+    return [w for w in dict.fromkeys(p["hand"])
+            if WRITS[w]["kind"] == "charter" and w not in p["sealed"]]
+
+
+def wants_sealing(state: State, seat: int) -> bool:
+    """Whether the player still has a free king's seal and an unsealed charter."""
+    p = state["ps"][seat]
+    return len(p["sealed"]) < len(p["seals"]) and bool(unsealed_charters(state, seat))
+
+
+def start_sealing(state: State, order: list[int]) -> None:
+    """End of the game (B8.3): in turn order, each player places seals on charters [A-35]."""
+    for seat in reversed(order):
+        if wants_sealing(state, seat):
+            push(state, {"kind": "seal_charters", "seat": seat})
+
+
+@options_for("seal_charters")
+def seal_charter_options(state: State, dec: dict) -> list[dict]:
+    """Seal one more charter in hand, or stop."""
+    moves: list[dict] = [{"type": "seal_charter", "writ": w}
+                         for w in unsealed_charters(state, dec["seat"])]
+    return moves + [{"type": "done"}]
+
+
+@resolver_for("seal_charters")
+def seal_charter(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
+    """Place one of the player's king's seals on a charter (one seal per charter)."""
+    pop(state)
+    if move["type"] == "done":
+        return
+    p = state["ps"][dec["seat"]]
+    p["sealed"].append(move["writ"])
+    log(state, f"{p['name']} places a king's seal on a charter")
+    if wants_sealing(state, dec["seat"]):
+        push(state, dec)
+
+
+def sealed_charters(state: State, seat: int) -> tuple[int, list[str]]:
+    """The charters the player sealed and what they score: (vp, charters sealed)."""
+    sealed = [w for w in state["ps"][seat]["sealed"] if w in state["ps"][seat]["hand"]]
+    return sum(charter_value(state, seat, w) for w in sealed), sealed

@@ -70,22 +70,60 @@ def test_assumption_A_34_mandates_only_at_the_start_of_your_own_turn(table):
     assert {"type": "mandate", "writ": "M1", "option": "0"} in t.moves(0)
 
 
-def test_assumption_A_35_seals_go_on_the_best_charters(table):
-    t = table(2)
+def _end_table(table, n=2):
+    """A table whose next end of round triggers epoch V (all cards already played)."""
+    t = table(n)
+    t.state["epoch"] = 4
+    t.state["stacks"] = [[4], [4], [4], [4], [4], [4]]
+    t.act_phase(("tax",))
+    for p in t.state["ps"]:
+        p["played"] = ["tax"]
+    return t
+
+
+def test_assumption_A_35_players_place_their_king_seals_on_charters_at_the_end(table, no_leaks):
+    """B8.3/A9: a charter scores only if its holder places a king's seal on it at the END."""
+    t = _end_table(table, 3)
     t.seat("monk", [0])
     for _ in range(2):
         t.location(0, "outpost")
-    for w in ("C8", "C5", "C1"):
+    for w in ("C8", "C5", "C1", "C6"):
         t.state["writ_deck"].remove(w)
     t.p(0)["hand"] = ["C8", "C5", "C1"]
-    t.p(0)["seals"].append(t.state["seal_supply"].pop())
-    assert writs_value(t, 0) == (17, ["C8"])  # 3 monk stars: 17 beats 0 and 0/5
+    t.p(1)["hand"] = ["C6"]  # a charter but no seal: not asked
+    for _ in range(2):
+        t.p(0)["seals"].append(t.state["seal_supply"].pop())
+    t.p(2)["seals"].append(t.state["seal_supply"].pop())  # a seal but no charter: not asked
+    t.state["start_player"] = 1
+    rounds.advance(t.state, t.rng)
+    assert t.state["phase"] == "end" and GAME.to_act(t.state) == {0}
+    assert t.moves(0) == [{"type": "seal_charter", "writ": w} for w in ("C8", "C5", "C1")] + [
+        {"type": "done"}]
+    no_leaks(t.state)
+    assert "Isolated" not in " ".join(GAME.view(t.state, 1)["log"])
+    t.do(0, {"type": "seal_charter", "writ": "C5"})  # the player's choice, even a poor one
+    assert t.state["phase"] == "end" and {"type": "seal_charter", "writ": "C5"} not in t.moves(0)
+    assert GAME.view(t.state, 0)["players"][0]["hand"][1]["sealed"] is True
+    t.do(0, {"type": "seal_charter", "writ": "C8"})  # second seal: nothing more is asked
+    assert t.state["phase"] == "over"
+    line = t.state["outcome"]["breakdown"][0]
+    assert line["sealed"] == ["C5", "C8"] and line["charters"] == 0 + 17
+    assert t.state["outcome"]["breakdown"][1]["charters"] == 0
+    t.check()
 
 
-def writs_value(t, seat):
-    from games.feudum_guilds import writs
-
-    return writs.sealed_charters(t.state, seat)
+def test_assumption_A_35_a_player_may_leave_seals_unplaced(table):
+    t = _end_table(table)
+    t.seat("merchant", [1])
+    t.state["writ_deck"].remove("C4")
+    t.p(1)["hand"] = ["C4"]
+    t.p(1)["seals"].append(t.state["seal_supply"].pop())
+    rounds.advance(t.state, t.rng)
+    assert t.top() == {"kind": "seal_charters", "seat": 1}
+    assert "not allowed" in t.illegal(1, {"type": "seal_charter", "writ": "C5"})
+    t.do(1, {"type": "done"})
+    assert t.state["phase"] == "over"
+    assert t.state["outcome"]["breakdown"][1]["charters"] == 0
 
 
 def test_assumption_A_36_only_chicken_sum_overflow_goods_spill(table):

@@ -171,6 +171,7 @@ def test_end_scoring_shillings_vessels_and_sealed_charters(table):
     t.state["writ_deck"].remove("C6")
     p["hand"] = ["C4", "C6"]  # Western Kingdom (Merchant) and Southern (Farmer, no stars)
     p["seals"].append(t.state["seal_supply"].pop())
+    p["sealed"] = ["C4"]  # placed by the player at the end (B8.3)
     epochs.final_scoring(t.state)
     lines = t.state["outcome"]["breakdown"][1]
     assert lines["shillings"] == 3 and lines["vessels"] == 2
