@@ -72,11 +72,13 @@ class Architects(Game):
         return opening.setup(players, opts, rng)
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            return []
         if state["phase"] == "draft":
             if 0 <= seat < state["n"] and not state["draft"]["picked"][seat]:
                 return [{"type": "draft", "card": c} for c in state["draft"]["pools"][seat]]
             return []
-        if state["phase"] != "play" or not isinstance(seat, int) or not 0 <= seat < state["n"]:
+        if state["phase"] != "play" or not 0 <= seat < state["n"]:
             return []
         return turn.moves_for(state, seat)
 

@@ -328,3 +328,18 @@ def test_rule_no_workers_recall_never_from_prison_boards_or_black_market(table):
     assert pl["workers"] == 0 and table.state["prison"][0] == 15
     assert table.player(1)["captured"][0] == 2 and table.state["black_market"][0] == 0
     assert table.state["current"] == 1
+
+
+def test_rule_legal_moves_for_odd_seats_is_empty_and_apply_refuses():
+    import copy
+
+    from games.architects import GAME
+    from games.rng import RecordingRandom
+    s = GAME.setup(["A", "B"], {}, RecordingRandom(2))
+    before = copy.deepcopy(s)
+    for seat in (None, "0", -1, 2, 7, True, 1.5):
+        assert GAME.legal_moves(s, seat) == []
+        with pytest.raises(IllegalMove):
+            GAME.apply(s, seat, {"type": "draft", "card": s["draft"]["pools"][0][0]},
+                       RecordingRandom(1))
+    assert s == before
