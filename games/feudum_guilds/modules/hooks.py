@@ -29,8 +29,7 @@ def after_guild(state: State, dec: dict, rng: GameRandom) -> None:
             push(state, {"kind": "tribute", "seat": seat})
     elif stage == 2:
         if opts.get("monsters"):
-            monster = monsters.pilfer_monster(state, seat)
-            if monster and monsters.pilfer_sources(state):
+            for monster in reversed(monsters.pilfer_monsters(state, seat)):
                 push(state, {"kind": "pilfer", "seat": seat, "monster": monster})
     else:
         state["stack"].pop()

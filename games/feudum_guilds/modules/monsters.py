@@ -1,7 +1,10 @@
 """Monsters (B10, [A-29]): Tame the Beast, pilfering and defeating the behemoth and sea serpent.
 
-Without a map the two monsters differ only in name: their route limits (sea serpent on ship
-and submersible routes, behemoth on roads and flying-machine routes) have nothing to act on.
+The two monsters keep their route limits from the fragment, carried over to the guilds
+[A-61]: the behemoth (roads and flying-machine routes) pilfers only from the Merchant
+market, where goods arrive by road; the sea serpent (ship and submersible routes) pilfers
+only from the Alchemist's carts and piles, where the ships and submersibles are built.
+Monsters are no pawns: they give no status stars, eat nothing and influence nothing.
 """
 
 from __future__ import annotations
@@ -45,26 +48,26 @@ def start_defeat(state: State, seat: int, monster: str) -> None:
     guilds.defeat(state, seat, monster)
 
 
-def pilfer_sources(state: State) -> list[dict]:
-    """Goods a monster could pilfer: the market (rightmost bin) or an Alchemist cart/pile."""
-    out = [{"type": "pilfer", "from": "market", "good": g} for g in GOODS if state["market"][g]]
-    out += [{"type": "pilfer", "from": "alchemist", "good": g} for g in GOODS
-            if state["alchemist"][g]]
-    return out
+PILFER_FROM = {"behemoth": "market", "sea_serpent": "alchemist"}  # [A-61]
 
 
-def pilfer_monster(state: State, seat: int) -> str | None:
-    """A monster ``seat`` controls that has not pilfered this round."""
-    for m, owner in state["monsters"].items():
-        if owner == seat and not state["monster_used"][m]:
-            return m
-    return None
+def pilfer_sources(state: State, monster: str) -> list[dict]:
+    """Goods this monster could pilfer: the behemoth from the market (rightmost bin), the
+    sea serpent from an Alchemist cart or pile [A-29][A-61]."""
+    where = PILFER_FROM[monster]
+    return [{"type": "pilfer", "from": where, "good": g} for g in GOODS if state[where][g]]
+
+
+def pilfer_monsters(state: State, seat: int) -> list[str]:
+    """Monsters ``seat`` controls that have not pilfered this round and have something to take."""
+    return [m for m, owner in state["monsters"].items()
+            if owner == seat and not state["monster_used"][m] and pilfer_sources(state, m)]
 
 
 @options_for("pilfer")
 def pilfer_options(state: State, dec: dict) -> list[dict]:
     """Goods the monster may pilfer, or decline."""
-    return pilfer_sources(state) + [{"type": "decline"}]
+    return pilfer_sources(state, dec["monster"]) + [{"type": "decline"}]
 
 
 @resolver_for("pilfer")

@@ -381,3 +381,34 @@ def test_assumption_A_59_sulfur_can_be_put_into_the_wine_barrel_on_your_turn(tab
     assert {"type": "fill_barrel"} not in t.moves(0)  # the barrel holds 3
     assert t.top() == {"kind": "turn", "seat": 0}
     t.check()
+
+
+def test_assumption_A_61_behemoth_pilfers_the_market_sea_serpent_the_alchemist(table):
+    """Fragment: the sea serpent is limited to ship and submersible routes, the behemoth to
+    roads and flying-machine routes: they pilfer at different guilds."""
+    for monster, where in (("behemoth", "market"), ("sea_serpent", "alchemist")):
+        t = table(3, monsters=True)
+        t.state["monsters"][monster] = 1
+        t.p(1)["markers"] -= 1
+        t.turn(1)
+        t.do(1, {"type": "guild", "guild": "knight", "function": "trade"})
+        assert t.top() == {"kind": "pilfer", "seat": 1, "monster": monster}
+        options = t.moves(1)
+        assert {m.get("from") for m in options} == {where, None}
+        good = options[0]["good"]
+        other = "alchemist" if where == "market" else "market"
+        assert "not allowed" in t.illegal(1, {"type": "pilfer", "from": other, "good": good})
+        before = t.state[where][good]
+        t.do(1, options[0])
+        assert t.state[where][good] == before - 1
+        t.check()
+    t = table(3, monsters=True)
+    t.state["monsters"]["sea_serpent"] = 1
+    t.p(1)["markers"] -= 1
+    for good in t.state["alchemist"]:
+        t.state["haversack"][good] += t.state["alchemist"][good]
+        t.state["alchemist"][good] = 0
+    t.turn(1)
+    t.do(1, {"type": "guild", "guild": "knight", "function": "trade"})
+    assert t.top()["kind"] == "turn"  # nothing at the Alchemist: the sea serpent cannot pilfer
+    assert t.state["monster_used"]["sea_serpent"] is False

@@ -185,11 +185,17 @@ def test_assumption_A_28_feast_needs_a_star_and_another_seat_holder(table):
 def test_assumption_A_29_monster_pilfers_from_the_market_or_alchemist(table):
     t = table(3, monsters=True)
     t.state["monsters"]["behemoth"] = 0
-    t.p(0)["markers"] -= 1
+    t.state["monsters"]["sea_serpent"] = 0
+    t.p(0)["markers"] -= 2
     t.turn(0)
     t.do(0, {"type": "guild", "guild": "knight", "function": "trade"})
-    sources = {m.get("from") for m in t.moves(0)}
-    assert sources == {"market", "alchemist", None}
+    seen = set()
+    while t.top()["kind"] == "pilfer":
+        seen |= {m.get("from") for m in t.moves(0)}
+        t.do(0, t.moves(0)[0])
+    assert seen == {"market", "alchemist", None}
+    assert t.state["monster_used"] == {"behemoth": True, "sea_serpent": True}
+    t.check()
 
 
 def test_assumption_A_30_tribute_only_for_vassals_at_the_knight_guild(table):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.feudum_guilds import epochs, rounds
+from games.feudum_guilds import epochs, rounds, status
 
 
 def test_module_reeves_leave_a_reeve_when_pushing_and_score_the_bonus(table):
@@ -86,7 +86,7 @@ def test_module_monsters_tame_the_beast_after_buying_three_markers(table):
 
 def test_module_monsters_pilfer_once_per_round_after_a_guild_action(table):
     t = table(3, monsters=True)
-    t.state["monsters"]["sea_serpent"] = 1
+    t.state["monsters"]["behemoth"] = 1
     t.p(1)["markers"] -= 1
     t.turn(1)
     t.do(1, {"type": "guild", "guild": "knight", "function": "trade"})
@@ -161,3 +161,18 @@ def test_assumption_A_27_fixed_length_eight_rounds_with_dawns_after_2_4_6_8(tabl
         seen.append(t.state["epoch"])
     assert seen == [1, 2, 2, 3, 3, 4, 4, 5]
     assert t.state["phase"] == "over"
+
+
+def test_module_monsters_need_no_food_and_give_no_stars(table):
+    """Fragment: monsters can NOT influence locations, and you do not need to feed them."""
+    t = table(3, monsters=True)
+    _three_markers_in_row(t, 2)
+    t.turn(2)
+    before = status.star_table(t.state)[2]
+    t.do(2, {"type": "guild", "guild": "knight", "function": "trade"})
+    t.do(2, {"type": "tame", "monster": "sea_serpent"})
+    assert status.star_table(t.state)[2] == before
+    food = t.p(2)["goods"]["food"]
+    rounds.nourish(t.state)  # no pawn in play: the monster eats nothing
+    assert t.p(2)["goods"]["food"] == food
+    t.check()
