@@ -181,3 +181,68 @@ def test_apprentice_limit_five_discard_to_hire(table):
 def test_apprentice_every_base_card_tested():
     from games.architects.apprentices import ABILITIES
     assert set(range(1, 44)) == set(ABILITIES)
+
+
+# -- promo Apprentices and further checks -----------------------------------------------------
+def test_apprentice_enforcer_gold_when_sending_to_prison(table):
+    hire(table, 0, 41)
+    table.player(0)["captured"][1] = 2
+    table.player(1)["workers"] -= 2
+    table.give(0, silver=0, gold=0)
+    table.place(0, "guardhouse")
+    table.play(0, {"type": "guard", "action": "send"})
+    assert table.player(0)["gold"] == 1 and table.player(0)["silver"] == 2
+
+
+def test_apprentice_overseer_one_extra_storehouse_action(table):
+    hire(table, 0, 42)
+    table.give(0, clay=6, wood=0, stone=0)
+    table.place(0, "storehouse")
+    assert table.state["pending"]["left"] == 2
+    table.play(0, {"type": "trade", "trade": "virtue", "pay": {"clay": 2}})
+    table.play(0, {"type": "trade", "trade": "virtue", "pay": {"clay": 2}})
+    assert table.player(0)["virtue"] == 9 and table.state["pending"] is None
+
+
+def test_apprentice_peddler_two_silver_each_reset(table):
+    hire(table, 0, 43)
+    table.give(0, silver=0)
+    black_market.reset(table.state, None)
+    assert table.player(0)["silver"] == 2
+
+
+def test_apprentice_miner_also_when_taking_gold(table):
+    hire(table, 0, 19)
+    table.state["board"]["mines"][0] = 1
+    table.player(0)["workers"] -= 1
+    table.give(0, clay=0, gold=0)
+    table.place(0, "mines", take="gold")
+    assert table.player(0)["gold"] == 1 and table.player(0)["clay"] == 1
+
+
+def test_apprentice_gatekeeper_releases_before_prison_penalties(table):
+    hire(table, 0, 9)
+    table.state["prison"] = [4, 3]
+    table.player(0)["workers"] -= 4
+    table.player(1)["workers"] -= 3
+    black_market.reset(table.state, None)
+    # 4 -> 2 in Prison: no Virtue loss and no longer the most Prisoners.
+    assert table.state["prison"] == [2, 3]
+    assert table.player(0)["virtue"] == 7 and table.player(0)["debts"] == 0
+    assert table.player(1)["virtue"] == 6 and table.player(1)["debts"] == 1
+
+
+def test_apprentice_hired_at_black_market_collects_its_silver(table):
+    table.give(0, silver=2)
+    table.state["workshop_silver"][1][0] = 2
+    table.place(0, "black_market", space=1)
+    table.play(0, {"type": "hire", "row": 1, "col": 0})
+    assert table.player(0)["silver"] == 2
+
+
+def test_apprentice_patron_trade_at_virtue_14_destroys_a_debt(table):
+    hire(table, 0, 21)
+    table.give(0, clay=1, virtue=14, debts=1)
+    table.place(0, "storehouse")
+    table.play(0, {"type": "trade", "trade": "apprentice", "card": 21})
+    assert table.player(0)["virtue"] == 14 and table.player(0)["debts"] == 0

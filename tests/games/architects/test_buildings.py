@@ -264,3 +264,82 @@ def test_building_end_effects_before_scoring(table):
     v = table.player(0)["virtue"]
     scoring.end_effects(table.state)
     assert table.player(0)["virtue"] == v - 2
+
+
+# -- promo Buildings and the options each card offers ------------------------------------------
+def test_building_crane_places_another_guildhall_worker(make_table):
+    t = make_table(2, promos=True)
+    for pile in [t.state["deck"]] + [pl["hand"] for pl in t.state["players"]]:
+        if 11 in pile:
+            pile.remove(11)
+    t.player(0)["hand"].append(11)
+    t.give(0, wood=2, stone=2)
+    workers = t.player(0)["workers"]
+    build(t, 41)  # Crane: 3 wood, 1 stone
+    assert t.state["pending"] == {"kind": "crane"}
+    assert {"type": "done"} in t.moves(0)
+    t.play(0, {"type": "place", "location": "guildhall"})
+    t.play(0, {"type": "build", "card": 11, "pay": {"stone": 2, "wood": 2}})
+    assert t.state["guildhall"] == [0, 0] and t.player(0)["workers"] == workers - 2
+    assert {41, 11} <= set(t.player(0)["buildings"]) and t.state["current"] == 1
+
+
+def test_building_crane_may_stop(make_table):
+    t = make_table(2, promos=True)
+    build(t, 41, gold=1)
+    assert t.state["pending"] == {"kind": "crane"}
+    t.play(0, {"type": "done"})
+    assert t.state["guildhall"] == [0] and t.state["current"] == 1
+
+
+def test_building_graveyard_discards_an_apprentice(make_table):
+    t = make_table(2, promos=True)
+    t.player(0)["apprentices"] = [14, 21]
+    build(t, 42)  # adds the Labourer for the skills
+    assert t.state["pending"] == {"kind": "dismiss"}
+    assert {m["type"] for m in t.moves(0)} == {"dismiss"}  # mandatory
+    t.play(0, {"type": "dismiss", "card": 21})
+    assert 21 not in t.player(0)["apprentices"] and t.state["app_deck"][-1] == 21
+    assert t.player(0)["virtue"] == 6  # the card's -1 flag
+
+
+def test_building_museum(make_table):
+    t = make_table(2, promos=True)
+    build(t, 43)
+    build(t, 11)
+    build(t, 1)
+    assert end_virtue(t, 43) == 1  # 3 Buildings: 1 Virtue per 2
+
+
+def test_building_barracks_capture_option(table):
+    table.place(1, "forest")
+    build(table, 15, silver=0)
+    table.play(0, {"type": "choose", "option": "capture"})
+    table.play(0, {"type": "capture", "location": "forest", "player": 1})
+    assert table.player(0)["captured"][1] == 1 and table.player(0)["silver"] == 0
+
+
+def test_building_treasury_silver_option(table):
+    build(table, 8, silver=0)
+    table.play(0, {"type": "choose", "option": "silver"})
+    assert table.player(0)["silver"] == 3
+
+
+def test_building_church_without_debt_does_nothing(table):
+    build(table, 20)
+    assert table.player(0)["debts"] == 0 and table.player(0)["virtue"] == 8
+
+
+def test_building_chapel_tie_does_not_count(table):
+    build(table, 19)
+    table.player(0)["cathedral"] = 2
+    table.player(1)["cathedral"] = 2
+    assert end_virtue(table, 19) == 0
+
+
+def test_building_resource_market_counts_the_solo_opponent(make_table):
+    t = make_table(2, bot_opponent=True)
+    build(t, 40)  # Silver Market
+    t.give(0, silver=1)
+    t.give(1, silver=0)
+    assert end_vp(t, 40) == 2  # the opponent holds no Silver

@@ -343,3 +343,81 @@ def test_rule_legal_moves_for_odd_seats_is_empty_and_apply_refuses():
             GAME.apply(s, seat, {"type": "draft", "card": s["draft"]["pools"][0][0]},
                        RecordingRandom(1))
     assert s == before
+
+
+def test_location_workshop_first_worker_reaches_left_column_only(table):
+    table.give(0, silver=4)
+    table.place(0, "workshop")
+    hires = [m for m in table.moves(0) if m["type"] == "hire"]
+    assert {(m["row"], m["col"]) for m in hires} == {(0, 0), (1, 0)}
+
+
+def test_location_workshop_fourth_worker_reaches_any_column(table):
+    table.state["board"]["workshop"][0] = 3
+    table.player(0)["workers"] -= 3
+    table.give(0, silver=4)
+    table.place(0, "workshop")
+    hires = [m for m in table.moves(0) if m["type"] == "hire"]
+    assert {m["col"] for m in hires} == {0, 1, 2, 3}
+
+
+def test_location_workshop_skip_needs_the_silver(table):
+    table.give(0, silver=5)  # 4 to hire + 1 skip: column 2 yes, column 3 no
+    table.place(0, "workshop")
+    cols = {m["col"] for m in table.moves(0) if m["type"] == "hire"}
+    assert cols == {0, 1}
+
+
+def test_location_guardhouse_release_boards_needs_a_captured_worker(table):
+    table.give(0, silver=10)
+    table.place(0, "guardhouse")
+    assert not [m for m in table.moves(0) if m.get("action") == "release_boards"]
+
+
+def test_location_guardhouse_costs_with_tax_relief(table):
+    table.give(0, debts=1, silver=4, virtue=1)  # 2 Tax ignored: 6 Silver (3 Tax) -> 4
+    tax = table.state["tax"]
+    table.place(0, "guardhouse")
+    table.play(0, {"type": "guard", "action": "pay_debt"})
+    assert table.player(0)["silver"] == 0 and table.state["tax"] == tax + 1
+    assert table.player(0)["paid_debts"] == 1 and table.player(0)["virtue"] == 2
+
+
+def test_location_town_centre_capture_from_town_centre_itself(table):
+    table.place(1, "town_centre")
+    table.give(0, silver=1)
+    table.place(0, "town_centre")
+    targets = {(m["location"], m["player"]) for m in table.moves(0) if m["type"] == "capture"}
+    assert ("town_centre", 1) in targets and ("town_centre", 0) in targets
+
+
+def test_location_town_centre_never_from_guildhall_black_market_or_prison(table):
+    table.state["guildhall"] = [1]
+    table.state["black_market"] = [1, None, None]
+    table.state["prison"][1] = 2
+    table.player(1)["workers"] -= 4
+    table.give(0, silver=3)
+    table.place(0, "town_centre")
+    assert [m for m in table.moves(0) if m["type"] == "capture"] == [
+        {"type": "capture", "location": "town_centre", "player": 0}]
+
+
+def test_location_black_market_space_b_at_apprentice_limit_discards(table):
+    table.player(0)["apprentices"] = [13, 14, 15, 16, 17]
+    table.give(0, silver=2)
+    table.place(0, "black_market", space=1)
+    hires = [m for m in table.moves(0) if m["type"] == "hire"]
+    assert hires and all("discard" in m for m in hires)
+    assert {(m["row"], m["col"]) for m in hires} == {(r, c) for r in range(2) for c in range(4)}
+
+
+def test_rule_final_round_guildhall_workers_go_to_the_side(table):
+    table.state["guildhall"] = [1] * 12
+    table.player(1)["workers"] -= 12
+    table.state["final_turns"] = 2
+    table.give(0, gold=1)
+    table.place(0, "guildhall")
+    table.play(0, {"type": "cathedral", "pay": {"gold": 1}})
+    table.play(0, {"type": "discard", "card": table.player(0)["hand"][0]})
+    assert table.state["guildhall_side"] == [0] and len(table.state["guildhall"]) == 12
+    assert table.player(0)["cathedral"] == 1

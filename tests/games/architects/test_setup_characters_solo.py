@@ -66,6 +66,9 @@ def test_character_starting_position(make_table, name):
     assert t.state["prison"][0] == char["prison"] and pl["workers"] == 20 - char["prison"]
     assert pl["virtue"] == char["virtue"] and pl["debts"] == char["debts"]
     assert len(pl["hand"]) == 3 + char["extra_cards"]
+    assert pl["silver"] == char["silver"]  # no extra Silver by turn order
+    for k in ("clay", "wood", "stone", "gold", "marble"):
+        assert pl[k] == char["resources"].get(k, 0)
 
 
 def test_character_most_virtuous_starts(make_table):
@@ -296,3 +299,75 @@ def test_solo_automaton_black_market_collects_marble_only(make_table, space):
     assert bot["virtue"] == 6
     lines = scoring.lines(t.state, 1)
     assert lines["gold_marble"] == bot["marble"]
+
+
+def test_character_hugo_without_two_silver_takes_the_debt(make_table):
+    from games.architects import virtue
+    t = char_table(make_table, "Hugo")
+    t.give(0, silver=1)
+    virtue.take_debt(t.state, 0)
+    assert t.player(0)["debts"] == 1 and t.player(0)["silver"] == 1
+
+
+def test_character_variable_setup_no_silver_by_turn_order(make_table):
+    t = make_table(3, variable_setup=True, characters=["Frederick", "Rudolf", "Clovis"])
+    assert [pl["silver"] for pl in t.state["players"]] == [4, 3, 1]
+    assert t.state["order"][0] == 2  # Clovis has the most Virtue (10)
+
+
+def test_character_ada_ignores_tax_on_town_centre_capture(make_table):
+    t = char_table(make_table, "Ada")
+    t.place(1, "forest")
+    t.give(0, silver=0)
+    tax = t.state["tax"]
+    t.place(0, "town_centre")
+    t.play(0, {"type": "capture", "location": "forest", "player": 1})
+    assert t.player(0)["captured"][1] == 1 and t.state["tax"] == tax
+
+
+def test_solo_town_centre_two_locations(make_table):
+    from games.architects import captures
+    t = make_table(1)
+    assert captures.max_locations(t.state) == 2
+
+
+def test_solo_human_goes_first_and_bot_follows(make_table):
+    t = make_table(1)
+    assert t.state["order"] == [0, 1] and t.state["current"] == 0
+
+
+def test_solo_automaton_helena_captures_two_groups(make_table):
+    t = make_table(1, solo_level="helena")
+    t.state["board"]["quarry"][0] = 3
+    t.state["board"]["forest"][0] = 2
+    t.player(0)["workers"] -= 5
+    automaton._act(t.state, 1, "arrest")
+    assert t.player(1)["captured"][0] == 5
+
+
+def test_solo_automaton_sells_captured_for_one_marble(make_table):
+    t = make_table(1)
+    t.player(1)["captured"][0] = 4
+    t.player(0)["workers"] -= 4
+    automaton._act(t.state, 1, "guardhouse")
+    assert t.state["prison"][0] == 4 and t.player(1)["marble"] == 1
+    assert t.player(1)["silver"] == 0
+
+
+def test_solo_automaton_ignores_virtue_for_cathedral_and_black_market(make_table):
+    t = make_table(1)
+    bot = t.player(1)
+    bot["virtue"] = 2
+    assert automaton._feasible(t.state, 1, "cathedral")
+    bot["virtue"] = 12
+    assert automaton._feasible(t.state, 1, "black_market")
+
+
+def test_solo_automaton_reshuffles_discards_when_deck_runs_out(make_table):
+    t = make_table(1)
+    auto = t.state["automaton"]
+    auto["discard"] = auto["deck"][1:]
+    auto["deck"] = auto["deck"][:1]
+    automaton.take_turn(t.state, 1, RecordingRandom(3))
+    automaton.take_turn(t.state, 1, RecordingRandom(4))
+    assert len(auto["deck"]) == 19 and len(auto["discard"]) == 1

@@ -213,3 +213,89 @@ def test_scoring_line_prisoners_per_two(table):
     assert scoring.lines(table.state, 0)["prison"] == 0
     table.state["prison"][0] = 5
     assert scoring.lines(table.state, 0)["prison"] == -2
+
+
+def test_cathedral_full_level_blocks_advance(make_table):
+    t = make_table(3)
+    t.player(1)["cathedral"] = 5
+    t.player(0)["cathedral"] = 4
+    t.give(0, gold=2, marble=2)
+    assert cathedral.payment_options(t.state, 0) == []  # level 5 has 1 space
+    t.player(1)["cathedral"] = 3
+    t.player(2)["cathedral"] = 3
+    t.player(0)["cathedral"] = 2
+    assert cathedral.payment_options(t.state, 0) == []  # level 3 has 2 spaces
+
+
+def test_cathedral_needs_a_building_card_to_discard(table):
+    table.give(0, gold=1)
+    table.player(0)["hand"] = []
+    assert cathedral.payment_options(table.state, 0) == []
+
+
+def test_virtue_track_tax_relief_two_at_one_or_less(table):
+    table.give(0, virtue=1, silver=2)
+    tax = table.state["tax"]
+    table.place(0, "workshop")
+    table.play(0, {"type": "hire", "row": 0, "col": 0})
+    assert table.player(0)["silver"] == 0 and table.state["tax"] == tax
+
+
+def test_reset_step_order_squire_checks_prison_after_gatekeeper(table):
+    table.player(0)["apprentices"] = [9, 26]  # Gatekeeper, Squire (Gold)
+    table.state["prison"][0] = 2
+    table.player(0)["workers"] -= 2
+    table.give(0, gold=0)
+    black_market.reset(table.state, None)
+    assert table.state["prison"][0] == 0 and table.player(0)["gold"] == 1
+
+
+def test_reset_most_prisoners_tie_each_take_a_debt(table):
+    table.state["prison"] = [2, 2]
+    for p in (0, 1):
+        table.player(p)["workers"] -= 2
+    black_market.reset(table.state, None)
+    assert table.player(0)["debts"] == 1 and table.player(1)["debts"] == 1
+    assert table.player(0)["virtue"] == 7  # fewer than 3: no Virtue lost
+
+
+def test_reset_black_market_workers_go_to_prison_first(table):
+    table.state["black_market"] = [0, 1, 0]
+    table.player(0)["workers"] -= 2
+    table.player(1)["workers"] -= 1
+    black_market.reset(table.state, None)
+    assert table.state["prison"] == [2, 1] and table.state["black_market"] == [None] * 3
+    assert table.player(0)["debts"] == 1 and table.player(1)["debts"] == 0
+
+
+def test_end_of_game_filler_not_last_in_order(make_table):
+    t = make_table(3)
+    order = t.state["order"]
+    filler = order[1]
+    t.state["guildhall"] = [order[0]] * 15
+    t.player(order[0])["workers"] -= 15
+    t.give(filler, gold=1)
+    t.place(filler, "guildhall")
+    t.play(filler, {"type": "cathedral", "pay": {"gold": 1}})
+    t.play(filler, {"type": "discard", "card": t.player(filler)["hand"][0]})
+    seen = []
+    while t.state["phase"] == "play":
+        p = t.state["current"]
+        seen.append(p)
+        t.play(p, {"type": "place", "location": "forest"})
+    assert seen == [order[2], order[0], order[1]]
+
+
+def test_scoring_end_virtue_below_zero_takes_debt_before_scoring(table):
+    _blank(table).update(buildings=[24], virtue=1)  # Dungeon: lose 2 Virtue
+    result = scoring.final(table.state)
+    assert table.player(0)["virtue"] == 0 and table.player(0)["debts"] == 1
+    assert result["lines"][0]["debts"] == -2 and result["lines"][0]["virtue"] == -9
+
+
+def test_scoring_tie_break_virtue_first(table):
+    _blank(table)
+    table.player(1).update(virtue=8, silver=0)
+    table.player(0).update(virtue=7, silver=9)
+    result = scoring.final(table.state)
+    assert result["totals"][0] == result["totals"][1] and result["order"] == [1, 0]
