@@ -215,16 +215,25 @@ def alchemist_groups_completed(state: State, placed: list[list]) -> int:
 
 @options_for("send_farm")
 def send_farm_options(state: State, dec: dict) -> list[dict]:
-    """Farms with goods, and the reward (food or shillings)."""
+    """Farms with goods, and how many of the pairs pay food (the others pay shillings) [A-41]."""
     p = state["ps"][dec["seat"]]
-    return [{"type": "send_farm", "location": loc["id"], "take": take}
-            for loc in p["locations"] if loc["kind"] == "farm" and _farm_goods(loc)
-            for take in ("food", "shillings")]
+    moves = []
+    for loc in p["locations"]:
+        if loc["kind"] == "farm" and _farm_goods(loc):
+            pairs = _farm_goods(loc) // 2
+            most_food = min(pairs, state["haversack"]["food"])
+            moves += [{"type": "send_farm", "location": loc["id"], "food": k}
+                      for k in range(most_food + 1)]
+    return moves
 
 
 @resolver_for("send_farm")
 def send_farm(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
-    """Farmer trade: send all goods of one farm to the barn; 1 food or 1 shilling per 2."""
+    """Farmer trade: send all goods of one farm to the barn; 1 food or 1 shilling per 2.
+
+    The fragment: "acquired food and/or shillings" -- each pair pays food or a shilling, as
+    the player chose in the move (``food`` pairs pay food, the rest shillings) [A-41].
+    """
     pop(state)
     p = state["ps"][dec["seat"]]
     loc = next(x for x in p["locations"] if x["id"] == move["location"])
@@ -245,13 +254,14 @@ def send_farm(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
         else:
             state["haversack"][good] += 1
     pairs = len(sent) // 2
-    if move["take"] == "food":
-        for _ in range(pairs):
-            if take_good(state, "food"):
-                p["goods"]["food"] += 1
-    else:
-        p["shillings"] += pairs
-    log(state, f"{p['name']} sends {len(sent)} goods to the barn for {pairs} {move['take']}")
+    food = 0
+    for _ in range(move["food"]):
+        if take_good(state, "food"):  # always there: the food was counted before sending
+            food += 1
+    p["goods"]["food"] += food
+    p["shillings"] += pairs - food
+    log(state, f"{p['name']} sends {len(sent)} goods to the barn for {food} food and "
+               f"{pairs - food} shilling(s)")
 
 
 @options_for("buy_goods")

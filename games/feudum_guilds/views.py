@@ -249,7 +249,8 @@ def label(move: dict[str, Any], state: State | None = None) -> str:
     if t == "repeat":
         return f"Repeat {move['card'].title()}"
     if t == "send_farm":
-        return f"Send farm #{move['location']}'s goods to the barn for {move['take']}"
+        return (f"Send farm #{move['location']}'s goods to the barn for {move['food']} food, "
+                "the rest in shillings")
     if t == "buy":
         price = f" for {merchant_price(state, move['good'])}s" if state else ""
         return f"Buy 1 {move['good']}{price}"
@@ -313,6 +314,13 @@ def _mandate_option(move: dict[str, Any]) -> str:
 
 def move_label(state: State, seat: int, move: dict[str, Any]) -> str:
     """A clear short label for one legal move."""
+    if move.get("type") == "send_farm":
+        farm = next((loc for loc in state["ps"][seat]["locations"]
+                     if loc["id"] == move.get("location")), None)
+        if farm is not None:
+            pairs = sum(farm["goods"].values()) // 2
+            return (f"Send farm #{farm['id']}'s {sum(farm['goods'].values())} goods to the barn "
+                    f"for {move['food']} food and {pairs - move['food']} shilling(s)")
     return label(move, state)
 
 

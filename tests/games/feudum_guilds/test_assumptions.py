@@ -140,7 +140,7 @@ def test_assumption_A_36_only_chicken_sum_overflow_goods_spill(table):
     farm = t.location(0, "farm", wood=6)
     t.turn(0)
     t.do(0, {"type": "guild", "guild": "farmer", "function": "trade"})
-    t.do(0, {"type": "send_farm", "location": farm["id"], "take": "shillings"})
+    t.do(0, {"type": "send_farm", "location": farm["id"], "food": 0})
     assert t.state["market"]["wood"] == 4  # exactly 2 of the 6 overflow goods spilled
 
 
@@ -194,7 +194,7 @@ def test_assumption_A_40_nourish_uses_wine_standing_on_the_pawn_first(table):
     t.check()
 
 
-def test_assumption_A_41_farmer_trade_food_is_limited_by_the_haversack(table):
+def test_assumption_A_41_farmer_trade_food_and_or_shillings_food_limited_by_the_haversack(table):
     t = table(2)
     s = t.state
     for g in s["barn"]:
@@ -206,8 +206,9 @@ def test_assumption_A_41_farmer_trade_food_is_limited_by_the_haversack(table):
     s["haversack"]["food"] = 1
     t.turn(0)
     t.do(0, {"type": "guild", "guild": "farmer", "function": "trade"})
-    t.do(0, {"type": "send_farm", "location": farm["id"], "take": "food"})
-    assert t.p(0)["goods"]["food"] == food + 1 and t.p(0)["shillings"] == 7
+    assert max(m["food"] for m in t.moves(0)) == 1  # only 1 food left in the haversack
+    t.do(0, {"type": "send_farm", "location": farm["id"], "food": 1})
+    assert t.p(0)["goods"]["food"] == food + 1 and t.p(0)["shillings"] == 7 + 1
     t.check()
 
 

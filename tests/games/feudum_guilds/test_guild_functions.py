@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.feudum_guilds import GAME
 from games.feudum_guilds.components import GOODS
 
 
@@ -38,7 +39,7 @@ def test_farmer_guild_trade_sends_all_farm_goods_for_one_per_pair(table):
     farm = t.location(1, "farm", food=2, wood=3)
     t.turn(1)
     t.do(1, {"type": "guild", "guild": "farmer", "function": "trade"})
-    t.do(1, {"type": "send_farm", "location": farm["id"], "take": "shillings"})
+    t.do(1, {"type": "send_farm", "location": farm["id"], "food": 0})
     assert t.p(1)["shillings"] == 7 + 2  # 5 goods -> 2 shillings, the odd good gives nothing
     assert sum(t.loc(1, farm["id"])["goods"].values()) == 0
     assert t.state["barn"]["food"] == 2 and t.state["barn"]["wood"] == 3
@@ -52,8 +53,25 @@ def test_farmer_guild_trade_food_comes_from_the_haversack(table):
     food = t.p(2)["goods"]["food"]
     t.turn(2)
     t.do(2, {"type": "guild", "guild": "farmer", "function": "trade"})
-    t.do(2, {"type": "send_farm", "location": farm["id"], "take": "food"})
+    t.do(2, {"type": "send_farm", "location": farm["id"], "food": 2})
     assert t.p(2)["goods"]["food"] == food + 2
+    t.check()
+
+
+def test_farmer_guild_trade_food_and_or_shillings_mixed_per_pair(table):
+    """Fragment: 1 food or 1 shilling for every 2 goods -- "food and/or shillings"."""
+    t = table(3)
+    empty_barn(t)
+    farm = t.location(2, "farm", iron=3, wood=4)  # 7 goods: 3 pairs
+    food, shillings = t.p(2)["goods"]["food"], t.p(2)["shillings"]
+    t.turn(2)
+    t.do(2, {"type": "guild", "guild": "farmer", "function": "trade"})
+    assert t.moves(2) == [{"type": "send_farm", "location": farm["id"], "food": k}
+                          for k in range(4)]
+    assert "not allowed" in t.illegal(2, {"type": "send_farm", "location": farm["id"], "food": 4})
+    assert "3 food and 0 shilling" in GAME.move_label(t.state, 2, t.moves(2)[3])
+    t.do(2, {"type": "send_farm", "location": farm["id"], "food": 1})
+    assert t.p(2)["goods"]["food"] == food + 1 and t.p(2)["shillings"] == shillings + 2
     t.check()
 
 
@@ -67,7 +85,7 @@ def test_farmer_guild_trade_surplus_spills_over_by_chicken_sum(table):
     sack = t.state["haversack"]["food"]
     t.turn(0)
     t.do(0, {"type": "guild", "guild": "farmer", "function": "trade"})
-    t.do(0, {"type": "send_farm", "location": farm["id"], "take": "shillings"})
+    t.do(0, {"type": "send_farm", "location": farm["id"], "food": 0})
     assert t.state["market"]["food"] == 4  # first the Merchant guild ...
     assert t.state["alchemist"]["food"] == 3  # ... then the Alchemist guild
     assert t.state["haversack"]["food"] == sack + 3  # 1 spilled good found no room, 2 not spilled
@@ -83,7 +101,7 @@ def test_farmer_guild_trade_surplus_without_beads_goes_back_to_the_haversack(tab
     market, sack = t.state["market"]["food"], t.state["haversack"]["food"]
     t.turn(0)
     t.do(0, {"type": "guild", "guild": "farmer", "function": "trade"})
-    t.do(0, {"type": "send_farm", "location": farm["id"], "take": "shillings"})
+    t.do(0, {"type": "send_farm", "location": farm["id"], "food": 0})
     assert t.state["barn"]["food"] == 1 and t.state["market"]["food"] == market
     assert t.state["haversack"]["food"] == sack + 3
     t.check()
