@@ -6,7 +6,15 @@ import copy
 import json
 from typing import Any, ClassVar
 
-from games.architects import black_market, captures, cards, opening, presentation, turn
+from games.architects import (
+    automaton,
+    black_market,
+    captures,
+    cards,
+    opening,
+    presentation,
+    turn,
+)
 from games.protocol import Game, IllegalMove, Move, State
 from games.rng import GameRandom
 
@@ -133,6 +141,8 @@ class Architects(Game):
         if auto is not None:
             auto["deck"] = len(auto["deck"])
             auto["future"] = len(auto["future"])
+            last = auto["last"]
+            auto["last_name"] = None if last is None else automaton.scheme_name(last)
         v["market"] = {"A": black_market.offer(state, 0), "C": black_market.offer(state, 2)}
         v["seat"] = seat
         return v
@@ -219,6 +229,5 @@ class Architects(Game):
         assert len(state["guildhall"]) <= state["guildhall_size"]
         auto = state["automaton"]
         if auto is not None:
-            from games.architects import automaton
             schemes = auto["deck"] + auto["discard"] + auto["future"]
             assert sorted(schemes) == list(range(len(automaton.STARTING + automaton.FUTURE)))
