@@ -172,7 +172,7 @@ class Architects(Game):
 
     # -- presentation ------------------------------------------------------------------------
     def move_label(self, state: State, seat: int, move: Move) -> str:
-        return presentation.label(state, move)
+        return presentation.label(state, move, hidden=not presentation.sees_card(state, seat, move))
 
     def building_card(self, card_id: int) -> dict[str, Any]:
         """A Building card's data (for the page template)."""

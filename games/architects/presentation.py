@@ -96,6 +96,22 @@ def label(state: State | None, move: Move, hidden: bool = False) -> str:
     return str(move)
 
 
+def sees_card(state: State, seat: int | None, move: Move) -> bool:
+    """True unless ``move`` names a secret Building card that ``seat`` may not see."""
+    if move.get("type") not in ("draft", "keep", "discard") or "card" not in move:
+        return True
+    if not isinstance(seat, int) or not 0 <= seat < state["n"]:
+        return False
+    card = move["card"]
+    if move["type"] == "draft":
+        draft = state.get("draft")
+        return bool(draft) and card in draft["pools"][seat]
+    if move["type"] == "keep":
+        pend = state.get("pending") or {}
+        return state.get("current") == seat and card in pend.get("cards", [])
+    return card in state["players"][seat]["hand"]
+
+
 def describe(event: dict[str, Any], seat: int | None) -> str:
     """One log line, with secret cards hidden from everyone but the actor."""
     actor = event.get("actor")

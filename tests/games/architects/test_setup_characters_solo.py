@@ -371,3 +371,18 @@ def test_solo_automaton_reshuffles_discards_when_deck_runs_out(make_table):
     automaton.take_turn(t.state, 1, RecordingRandom(3))
     automaton.take_turn(t.state, 1, RecordingRandom(4))
     assert len(auto["deck"]) == 19 and len(auto["discard"]) == 1
+
+
+def test_hidden_move_label_never_names_another_seats_secret_card(make_table):
+    s = GAME.setup(["A", "B"], {}, RecordingRandom(5))
+    theirs = s["draft"]["pools"][1][0]
+    name = cards.building(theirs)["name"]
+    assert name not in GAME.move_label(s, 0, {"type": "draft", "card": theirs})
+    assert name in GAME.move_label(s, 1, {"type": "draft", "card": theirs})
+    t = make_table(2)
+    card = t.player(1)["hand"][0]
+    name = cards.building(card)["name"]
+    assert name not in GAME.move_label(t.state, 0, {"type": "discard", "card": card})
+    assert name in GAME.move_label(t.state, 1, {"type": "discard", "card": card})
+    assert name not in GAME.summary(t.state, 0) and name in GAME.summary(t.state, 1)
+    assert name not in GAME.summary(t.state, None)
