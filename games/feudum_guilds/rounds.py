@@ -195,15 +195,62 @@ def next_turn(state: State) -> int | None:
 # -- end of round ---------------------------------------------------------------------------
 
 
+def hungry_pawns(p: dict) -> list[dict]:
+    """Pawns in play with no wine standing on them (they need food or wine now)."""
+    return [pawn for pawn in p["pawns"] if pawn["guild"] is not None and not pawn["wine"]]
+
+
+def wine_range(p: dict) -> tuple[int, int]:
+    """The fewest and most hungry pawns the player may feed with wine from the barrel.
+
+    Fewest: those food cannot feed; most: as many as the barrel holds.  Every pawn that
+    can be fed is fed (food or wine) [A-62].
+    """
+    need = len(hungry_pawns(p))
+    low = max(0, need - p["goods"]["food"])
+    high = min(need, p["barrel"])
+    return min(low, high), high
+
+
+def start_nourish(state: State) -> None:
+    """Nourish (B4.3): players with a real choice between food and wine are asked [A-62]."""
+    state["phase"] = "nourish"
+    for seat in reversed(turn_order(state)):
+        low, high = wine_range(state["ps"][seat])
+        if high > low:
+            push(state, {"kind": "nourish", "seat": seat})
+
+
+@options_for("nourish")
+def nourish_options(state: State, dec: dict) -> list[dict]:
+    """How many hungry pawns drink wine from the barrel (the others eat food)."""
+    low, high = wine_range(state["ps"][dec["seat"]])
+    return [{"type": "nourish", "wine": k} for k in range(low, high + 1)]
+
+
+@resolver_for("nourish")
+def choose_nourish(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
+    """Record the choice; everyone eats together when all have chosen."""
+    pop(state)
+    state["ps"][dec["seat"]]["wine_choice"] = move["wine"]
+
+
 def nourish(state: State) -> None:
-    """Each pawn in play eats: wine on it, else 1 food, else wine from the barrel [A-40]."""
+    """Each pawn in play eats: wine standing on it; else wine from the barrel (as many pawns
+    as the player chose, A-62) or 1 food; with neither it starves [A-40]."""
     for p in state["ps"]:
+        wine = p.pop("wine_choice", None)
+        if wine is None:
+            wine = wine_range(p)[0]
+        hungry = hungry_pawns(p)
         for pawn in p["pawns"]:
-            if pawn["guild"] is None:
-                continue
-            if pawn["wine"]:
+            if pawn["guild"] is not None and pawn["wine"]:
                 pawn["wine"] = False
                 state["haversack"]["sulfur"] += 1
+        for i, pawn in enumerate(hungry):
+            if i >= len(hungry) - wine and p["barrel"]:  # the last ``wine`` pawns drink
+                p["barrel"] -= 1
+                pawn["wine"] = True
             elif p["goods"]["food"]:
                 p["goods"]["food"] -= 1
                 state["haversack"]["food"] += 1
@@ -217,7 +264,7 @@ def nourish(state: State) -> None:
 
 
 def end_round(state: State, rng: GameRandom) -> None:
-    """Nourish, progress, epoch check, and the next round (or the end of the game)."""
+    """Nourish (with the players' choices), progress, the epoch check and the next round."""
     nourish(state)
     epochs.progress(state, rng)
     epoch = epochs.triggered_epoch(state)
@@ -258,10 +305,13 @@ def advance(state: State, rng: GameRandom) -> None:
         if state["phase"] == "end":
             epochs.final_scoring(state)
             continue
+        if state["phase"] == "nourish":
+            end_round(state, rng)
+            continue
         # act phase with an empty stack: the next turn, or the end of the round
         seat = next_turn(state)
         if seat is None:
-            end_round(state, rng)
+            start_nourish(state)
             continue
         state["act"]["current"] = seat
         push(state, {"kind": "turn", "seat": seat})

@@ -100,6 +100,7 @@ PROMPTS = {
     "reeve": "leave a reeve or not",
     "tribute": "pay tribute or not",
     "seal_charters": "place king's seals on charters",
+    "nourish": "choose which pawns drink wine and which eat food",
 }
 
 
@@ -281,6 +282,9 @@ def label(move: dict[str, Any], state: State | None = None) -> str:
         return f"Keep {WRITS[move['writ']]['name']}"
     if t == "discard_writ":
         return f"Discard {WRITS[move['writ']]['name']}"
+    if t == "nourish":
+        return (f"Feed {move['wine']} pawn(s) with wine from the barrel, the others with food"
+                if move["wine"] else "Feed the pawns with food (no wine)")
     if t == "seal_charter":
         return f"Place a king's seal on the charter {WRITS[move['writ']]['name']}"
     if t == "tile":
@@ -330,6 +334,7 @@ THIRD_PERSON = {
     "fill_barrel": lambda m: "puts 1 sulfur into the wine barrel",
     "forfeit": lambda m: "forfeits the card's action",
     "pick": lambda m: f"picks the {m['fist']} fist",
+    "nourish": lambda m: f"feeds {m['wine']} pawn(s) with wine, the others with food",
     "start_pawn": lambda m: f"starts with a pawn in the {m['guild'].title()} guild",
     "setup_goods": lambda m: f"takes {', '.join(m['goods']) or 'no goods'}",
     "boost": lambda m: f"chooses: {label(m)}",

@@ -249,3 +249,48 @@ def test_royal_writ_monster_charter_only_with_the_monsters_module(table):
     assert "C2" in table(2).state["writs_removed"]
     t = table(2, monsters=True)
     assert t.state["writs_removed"] == [] and "C2" in t.state["writ_deck"]
+
+
+def test_nourish_each_pawn_costs_one_food_or_wine_as_the_player_chooses(table):
+    """B4.3: each pawn in play costs 1 food, or wine (1 sulfur from the barrel onto the pawn,
+    which covers this round and the next) -- the player's choice [A-62]."""
+    t = table(3)
+    t.seat("farmer", [0])
+    t.seat("noble", [0])
+    t.seat("monk", [1])
+    p = t.p(0)
+    t.state["haversack"]["sulfur"] += p["barrel"] - 2
+    p["barrel"] = 2
+    t.state["haversack"]["sulfur"] += t.p(1)["barrel"]
+    t.p(1)["barrel"] = 0  # seat 1 has food only: not asked
+    t.state["start_player"] = 0
+    t.act_phase(("tax",))
+    for q in t.state["ps"]:
+        q["played"] = ["tax"]
+    rounds.advance(t.state, t.rng)
+    assert t.state["phase"] == "nourish" and GAME.to_act(t.state) == {0}
+    assert t.moves(0) == [{"type": "nourish", "wine": k} for k in (0, 1, 2)]
+    assert "not allowed" in t.illegal(0, {"type": "nourish", "wine": 3})
+    food, food1 = p["goods"]["food"], t.p(1)["goods"]["food"]
+    t.do(0, {"type": "nourish", "wine": 1})
+    p = t.p(0)
+    assert t.state["phase"] == "select" and t.state["round"] == 2
+    assert p["goods"]["food"] == food - 1 and p["barrel"] == 1
+    assert [pw["wine"] for pw in p["pawns"] if pw["guild"]] == [False, True]
+    assert t.p(1)["goods"]["food"] == food1 - 1
+    assert "wine" in GAME.describe({"version": 1, "actor": 0, "names": ["A", "B", "C"],
+                                    "data": {"move": {"type": "nourish", "wine": 1}}}, None)
+    t.check()
+
+
+def test_nourish_without_a_choice_asks_nobody(table):
+    t = table(2)
+    t.seat("farmer", [0])
+    t.state["haversack"]["sulfur"] += t.p(0)["barrel"]
+    t.p(0)["barrel"] = 0
+    t.act_phase(("tax",))
+    for q in t.state["ps"]:
+        q["played"] = ["tax"]
+    food = t.p(0)["goods"]["food"]
+    rounds.advance(t.state, t.rng)
+    assert t.state["phase"] == "select" and t.p(0)["goods"]["food"] == food - 1
