@@ -59,12 +59,17 @@ def setup(players: list[str], options: dict[str, Any], rng: GameRandom) -> State
     # Characters (Variable Setup) and the first player.
     if options.get("variable_setup"):
         chosen = options.get("characters") or []
+        taken = set(chosen[:n])
         for i in range(n):
             if i < len(chosen):
                 name = chosen[i]
             else:
-                pair = [c["name"] for c in cards.characters().values() if c["colour"] == COLOURS[i]]
-                name = rng.choice(sorted(pair))
+                # One of the two boards of this seat's colour; never a board already taken.
+                free = sorted(c["name"] for c in cards.characters().values()
+                              if c["name"] not in taken)
+                pair = [c for c in free if cards.characters()[c]["colour"] == COLOURS[i]]
+                name = rng.choice(pair or free)
+                taken.add(name)
             apply_character(state, i, name)
         top = max(pl["virtue"] for pl in people[:n])
         start = rng.choice([i for i in range(n) if people[i]["virtue"] == top])

@@ -386,3 +386,12 @@ def test_hidden_move_label_never_names_another_seats_secret_card(make_table):
     assert name in GAME.move_label(t.state, 1, {"type": "discard", "card": card})
     assert name not in GAME.summary(t.state, 0) and name in GAME.summary(t.state, 1)
     assert name not in GAME.summary(t.state, None)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_character_each_board_used_once(make_table, seed):
+    """A named character is never dealt again to another seat (Hugo is a green board)."""
+    t = make_table(3, seed=seed, variable_setup=True, characters=["Hugo"])
+    names = [pl["character"] for pl in t.state["players"]]
+    assert names[0] == "Hugo" and len(set(names)) == 3
+    assert names[1] == "Caroline"  # seat 1 is green: the other green board
