@@ -99,7 +99,7 @@ class FeudumGuilds(Game):
             raise IllegalMove("the game is over")
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             raise IllegalMove("a move must be an object with a string 'type'")
-        if not isinstance(seat, int) or not 0 <= seat < state["n"]:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state["n"]:
             raise IllegalMove(f"no such seat: {seat!r}")
         legal = self.legal_moves(state, seat)
         if not legal:
