@@ -159,7 +159,7 @@ def describe(event: dict[str, Any], seat: int | None) -> str:
     if kind == "craft":
         return f"{who} crafted {_items(move)}."
     if kind == "build":
-        return f"{who} builds the {move.get('room')}."
+        return f"{who} chose to build the {move.get('room')}."
     if kind == "place":
         return (f"{who} placed the {move.get('room', 'room')} at column {move.get('x', 0) + 1}, "
                 f"row {move.get('y', 0) + 1}.")

@@ -14,16 +14,20 @@ CARD_ID = re.compile(r'"(t\d+_\d+)"')
 
 
 def _checker(state):
-    """Invariants after every move; no view shows another seat's hand, a deck card or a
-    sealed bid: checked for the spectator and every seat to act after every move, and for
-    every seat after every 7th move (views are the expensive part of the soak)."""
+    """Invariants and the size of legal_moves after every move. No view shows another seat's
+    hand, a deck card or another seat's sealed bid: after every move one viewer is checked
+    (rotating over the spectator and the seats), and every 10th move all of them (views are
+    the expensive part of the soak)."""
     GAME.check_invariants(state)
     _checker.calls = getattr(_checker, "calls", 0) + 1
+    for seat in GAME.to_act(state):
+        assert 0 < len(GAME.legal_moves(state, seat)) < 200
+    everyone = [None, *range(state["n"])]
+    viewers = [everyone[_checker.calls % len(everyone)]]
+    if _checker.calls % 10 == 0 or state["over"] or state["funeral"]:
+        viewers = everyone
     hands = [set(p["hand"]) for p in state["guilds"]]
     decks = {c for d in state["treasure_decks"].values() for c in d}
-    viewers = [None, *sorted(GAME.to_act(state))]
-    if _checker.calls % 7 == 0 or state["over"]:
-        viewers = [None, *range(state["n"])]
     for viewer in viewers:
         view = GAME.view(state, viewer)
         seen = set(CARD_ID.findall(json.dumps(view)))
