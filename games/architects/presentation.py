@@ -88,7 +88,8 @@ def label(state: State | None, move: Move, hidden: bool = False) -> str:
     if t == "dismiss":
         return f"Dismiss {apprentice_name(move['card'])}"
     if t == "recall":
-        return f"Return 1 Worker from the {locations.NAMES[move['location']]}"
+        loc = move.get("location")
+        return f"Return 1 Worker from the {locations.NAMES.get(loc, str(loc))}"
     if t == "pass":
         return "Pass (no Worker can return)"
     if t == "done":

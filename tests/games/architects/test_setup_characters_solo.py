@@ -395,3 +395,10 @@ def test_character_each_board_used_once(make_table, seed):
     names = [pl["character"] for pl in t.state["players"]]
     assert names[0] == "Hugo" and len(set(names)) == 3
     assert names[1] == "Caroline"  # seat 1 is green: the other green board
+
+
+def test_presentation_describe_tolerates_old_recall_events():
+    """Logs written before the recall fix (Prison recalls) still render a line."""
+    line = GAME.describe({"version": 3, "actor": 0, "names": ["A", "B"],
+                          "data": {"move": {"type": "recall", "location": "prison"}}}, 1)
+    assert line.startswith("A: Return 1 Worker")
