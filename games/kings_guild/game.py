@@ -74,7 +74,7 @@ class KingsGuild(Game):
             out = state["outcome"]
             for s in out["ranking"]:
                 lines.append(f"{out['places'][s]}. {state['names'][s]}: {out['scores'][s]} "
-                             f"prestige ({out['tie_break']['coins'][s]} coins)")
+                             f"prestige ({out['coins'][s]} coins)")
             if state["solo"]:
                 lines.append(f"Title: {out['title']}")
             return "\n".join(lines)

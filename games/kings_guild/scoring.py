@@ -150,7 +150,8 @@ def outcome(state: State) -> dict[str, Any]:
         "scores": scores,
         "ranking": order,
         "places": places,
-        "tie_break": {"rule": "most coins", "coins": coins},
+        "tie_break": "most coins left",
+        "coins": coins,
         "winners": [s for s in range(state["n"]) if places[s] == 1],
         "sheet": sheet,
     }

@@ -184,7 +184,8 @@ def test_rule_scoring_tie_break_on_coins(kg):
     out = kg.game.outcome(s)
     assert out["scores"] == [0, 0, 0]
     assert out["ranking"][2] == 0 and out["places"] == [3, 1, 1]
-    assert out["tie_break"]["rule"] == "most coins" and out["winners"] == [1, 2]
+    assert out["tie_break"] == "most coins left" and out["winners"] == [1, 2]
+    assert out["coins"] == [5, 9, 9]
     assert set(out["sheet"][0]) >= set(scoring.CATEGORIES) | {"total"}
 
 
