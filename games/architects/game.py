@@ -32,6 +32,9 @@ class Architects(Game):
     name: ClassVar[str] = "Architects of the West Kingdom"
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 5
+    # 2: recall only from large locations, the opponent's Black Market Marble, no repeated
+    # character boards.  Snapshots folded by older rules are refolded from the events.
+    rules_version: ClassVar[str] = "2"
 
     # -- options -----------------------------------------------------------------------------
     def option_fields(self) -> list[dict[str, Any]]:
