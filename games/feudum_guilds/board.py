@@ -89,6 +89,7 @@ def setup_state(players: list[str], options: dict[str, Any], rng: GameRandom) ->
         "stack": [],
         "act": {"current": None, "again": False},
         "log": [],
+        "dawn": None,
         "outcome": None,
     }
     per_colour = C["markers_per_colour"]

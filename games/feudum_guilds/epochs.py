@@ -44,15 +44,21 @@ def dawn(state: State, epoch: int, rng: GameRandom) -> None:
     """Dawn of a new epoch: status vp, disloyalty, replenish (III), famine (II, IV)."""
     state["epoch"] = epoch
     log(state, f"dawn of epoch {epoch}")
+    gained = [0] * state["n"]
     for guild in GUILDS:
         for rank, seat in enumerate(state["guilds"][guild]["seats"]):
             if seat is not None:
                 state["ps"][seat]["vp"] += C["status_vp"][rank]
+                gained[seat] += C["status_vp"][rank]
+    famine = epoch in (2, 4) and state["options"].get("famine", True)
+    # what the page shows about the latest dawn (public)
+    state["dawn"] = {"epoch": epoch, "round": state["round"], "status_vp": gained,
+                     "replenished": epoch == 3, "famine": bool(famine)}
     if state["options"].get("vassalage"):
         vassalage.disloyalty(state, epoch)
     if epoch == 3:
         replenish(state, rng)
-    if epoch in (2, 4) and state["options"].get("famine", True):
+    if famine:
         for i, token in enumerate(state["chickens"]):
             if token is not None:
                 state["seal_supply"].insert(0, token)

@@ -177,6 +177,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "players": [_player(state, s, seat, table[s]) for s in range(state["n"])],
         "pending": _pending(state, seat),
         "log": list(state["log"]),
+        "dawn": dict(state["dawn"]) if state.get("dawn") else None,
         "outcome": state["outcome"],
     }
 
