@@ -171,6 +171,29 @@ def test_assumption_A_38_feasters_place_no_reeves(table):
     t.check()
 
 
+def test_assumption_A_38_feasters_score_their_own_reeve_never_the_holders(table):
+    def feast_gain(feaster_reeves: list[str], holder_reeves: list[str]) -> int:
+        t = table(3, feast=True, reeves=True)
+        t.seat("noble", [0, 1])
+        t.state["seal_supply"] = []  # hold the seal tokens elsewhere: the pull moves none
+        for seat, placed in ((2, feaster_reeves), (1, holder_reeves)):
+            t.p(seat)["reeves"] = list(placed)
+            for g in placed:
+                t.state["guilds"][g]["reeves"].append(seat)
+        t.p(2)["pawns"][0]["guild"] = "noble"
+        t.state["haversack"]["sulfur"] -= 2 - t.p(2)["barrel"]
+        t.p(2)["barrel"] = 2
+        t.turn(2)
+        vp = t.p(2)["vp"]
+        t.do(2, {"type": "feast", "guild": "noble", "function": "pull"})  # no seal: 0 vp
+        assert t.top()["kind"] == "turn" and t.p(2)["reeves"] == feaster_reeves
+        return t.p(2)["vp"] - vp
+
+    assert feast_gain([], ["noble"]) == 3  # the feast bonus only: not the holder's reeve
+    assert feast_gain(["noble"], []) == 3 + 1  # the feaster's own reeve is present
+    assert feast_gain(["noble", "farmer"], []) == 3 + 2  # and his second reeve elsewhere
+
+
 def test_assumption_A_39_disloyalty_counts_uncovered_spaces_cumulatively(table):
     t = table(2, vassalage=True)
     t.location(0, "feudum")["guild"] = "farmer"
