@@ -45,7 +45,7 @@ def _checker(state):
 def test_soak_random_bots_finish_with_invariants(players):
     for seed in range(3):
         state, record = play_random_game(
-            GAME, players, seed, check=_checker, check_fold_every=500
+            GAME, players, seed, check=_checker, check_fold_every=1000
         )
         out = GAME.outcome(state)
         assert out is not None
