@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import jinja2
@@ -12,10 +13,15 @@ from games.feudum_guilds import ALL_MODULES, GAME
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 
 
-def _render(state: dict, seat: int | None) -> str:
+@cache
+def _template() -> jinja2.Template:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
                              undefined=jinja2.StrictUndefined)
-    template = env.get_template(GAME.template())
+    return env.get_template(GAME.template())
+
+
+def _render(state: dict, seat: int | None) -> str:
+    template = _template()
     names = [p["name"] for p in state["ps"]]
     return template.render(view=GAME.view(state, seat), seat=seat, names=names, game=GAME)
 
