@@ -23,6 +23,7 @@ Readings of the rulebook where it is silent (the rulebook wins over every other 
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from typing import Any
 
 from games.kings_guild import cards, guild, labels, setup, turn, views
@@ -102,11 +103,19 @@ class KingsGuild(Game):
         check_invariants(state)
 
 
-def _unique(items: list[Any], expected: list[Any], what: str) -> None:
+def _unique(items: list[Any], expected: frozenset[Any], what: str) -> None:
     counts = Counter(items)
     dup = [k for k, v in counts.items() if v > 1]
     assert not dup, f"{what} in two places: {dup[:5]}"
-    assert sorted(counts, key=str) == sorted(expected, key=str), f"{what} lost or invented"
+    assert counts.keys() == expected, f"{what} lost or invented"
+
+
+@cache
+def _all_cards() -> tuple[frozenset[str], frozenset[int], frozenset[int]]:
+    treasures = frozenset(f"t{tid}_{k + 1}" for tid, t in cards.treasure_types().items()
+                          for k in range(t["count"]))
+    return (treasures, frozenset(cards.specialists()),
+            frozenset(list(cards.quests()) + list(cards.events())))
 
 
 def check_invariants(state: State) -> None:
@@ -135,23 +144,22 @@ def check_invariants(state: State) -> None:
         + [c for d in state["discards"].values() for c in d]
         + hands + limbo + state["treasures_removed"] + state["treasures_boxed"]
     )
-    expected = [f"t{tid}_{k + 1}" for tid, t in cards.treasure_types().items()
-                for k in range(t["count"])]
-    _unique(treasure_cards, expected, "treasure card")
+    all_treasures, all_specialists, all_quests = _all_cards()
+    _unique(treasure_cards, all_treasures, "treasure card")
     specs = (
         state["specialist_deck"]
         + [e["id"] for e in state["specialist_row"] if e]
         + [s["id"] for p in state["guilds"] for s in p["specialists"]]
         + state["specialists_removed"] + state["specialists_boxed"]
     )
-    _unique(specs, list(cards.specialists()), "specialist")
+    _unique(specs, all_specialists, "specialist")
     quest_ids = (
         state["quest_deck"]
         + [s["quest"] for s in state["quest_slots"] if s]
         + [q for p in state["guilds"] for q in p["quests"]]
         + state["quests_removed"] + state["quests_boxed"] + state["events_done"]
     )
-    _unique(quest_ids, list(cards.quests()) + list(cards.events()), "quest card")
+    _unique(quest_ids, all_quests, "quest card")
     for e in state["specialist_row"]:
         if e:
             assert 0 <= e["discount"] < cards.specialists()[e["id"]]["cost"], "bad discount"

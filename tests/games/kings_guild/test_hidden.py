@@ -57,3 +57,18 @@ def test_hidden_describe_every_move_type_is_one_line(kg):
                     assert line.endswith("placed a sealed bid for the King's Statue.")
                 else:
                     assert line.endswith("kept one treasure and passed the rest.")
+
+
+def test_rule_invariants_catch_a_duplicated_card_and_negative_coins(kg):
+    import pytest
+
+    s = kg.new()
+    card = kg.to_hand(s, 0, "Bag of Gold")
+    kg.game.check_invariants(s)
+    s["guilds"][1]["hand"].append(card)
+    with pytest.raises(AssertionError, match="two places"):
+        kg.game.check_invariants(s)
+    s["guilds"][1]["hand"].remove(card)
+    s["guilds"][1]["coins"] = -1
+    with pytest.raises(AssertionError, match="negative coins"):
+        kg.game.check_invariants(s)
