@@ -19,9 +19,7 @@ def after_guild(state: State, dec: dict, rng: GameRandom) -> None:
     stage = dec["stage"]
     dec["stage"] += 1
     if stage == 0:
-        if opts.get("reeves") and dec["function"] in ("pull", "push") and dec["feast"]:
-            reeves.bonus(state, seat, guild)  # only the feaster's own reeve
-        elif opts.get("reeves") and dec["function"] in ("pull", "push"):
+        if opts.get("reeves") and dec["function"] in ("pull", "push") and not dec["feast"]:
             if reeves.can_place(state, seat, guild):
                 push(state, {"kind": "reeve", "seat": seat, "guild": guild})
             else:

@@ -2,8 +2,7 @@
 
 Each player has 2 reeves.  A push or pull with the player's own reeve in that guild scores
 +1 vp, and +1 more if their second reeve sits in another guild.  Feasters never score
-the seat-holder's (an opponent's) reeves and place none; a reeve of their own left in that
-guild scores for them as for any push or pull with it present [A-38].
+reeves (their own or the holder's) and place none [A-38].
 """
 
 from __future__ import annotations

@@ -171,7 +171,7 @@ def test_assumption_A_38_feasters_place_no_reeves(table):
     t.check()
 
 
-def test_assumption_A_38_feasters_score_their_own_reeve_never_the_holders(table):
+def test_assumption_A_38_reeves_never_score_for_the_feaster(table):
     def feast_gain(feaster_reeves: list[str], holder_reeves: list[str]) -> int:
         t = table(3, feast=True, reeves=True)
         t.seat("noble", [0, 1])
@@ -190,8 +190,8 @@ def test_assumption_A_38_feasters_score_their_own_reeve_never_the_holders(table)
         return t.p(2)["vp"] - vp
 
     assert feast_gain([], ["noble"]) == 3  # the feast bonus only: not the holder's reeve
-    assert feast_gain(["noble"], []) == 3 + 1  # the feaster's own reeve is present
-    assert feast_gain(["noble", "farmer"], []) == 3 + 2  # and his second reeve elsewhere
+    assert feast_gain(["noble"], []) == 3  # B10: reeves do not score for the feaster
+    assert feast_gain(["noble", "farmer"], []) == 3
 
 
 def test_assumption_A_39_disloyalty_counts_uncovered_spaces_cumulatively(table):
