@@ -1,9 +1,10 @@
 """Monsters (B10, [A-29]): Tame the Beast, pilfering and defeating the behemoth and sea serpent.
 
 The two monsters keep their route limits from the fragment, carried over to the guilds
-[A-61]: the behemoth (roads and flying-machine routes) pilfers only from the Merchant
-market, where goods arrive by road; the sea serpent (ship and submersible routes) pilfers
-only from the Alchemist's carts and piles, where the ships and submersibles are built.
+[A-61]: the behemoth (roads and flying-machine routes) goes anywhere and pilfers from the
+Merchant market or an Alchemist cart/pile, as A-29 says; the sea serpent (ship and
+submersible routes only) pilfers only at the Alchemist guild, the one board with water
+routes (its vessel space over the ferryboat symbol, where ships and submersibles are built).
 Monsters are no pawns: they give no status stars, eat nothing and influence nothing.
 """
 
@@ -48,14 +49,14 @@ def start_defeat(state: State, seat: int, monster: str) -> None:
     guilds.defeat(state, seat, monster)
 
 
-PILFER_FROM = {"behemoth": "market", "sea_serpent": "alchemist"}  # [A-61]
+PILFER_FROM = {"behemoth": ("market", "alchemist"), "sea_serpent": ("alchemist",)}  # [A-61]
 
 
 def pilfer_sources(state: State, monster: str) -> list[dict]:
-    """Goods this monster could pilfer: the behemoth from the market (rightmost bin), the
-    sea serpent from an Alchemist cart or pile [A-29][A-61]."""
-    where = PILFER_FROM[monster]
-    return [{"type": "pilfer", "from": where, "good": g} for g in GOODS if state[where][g]]
+    """Goods this monster could pilfer: the market (rightmost bin) or an Alchemist cart or
+    pile for the behemoth; only the Alchemist for the sea serpent [A-29][A-61]."""
+    return [{"type": "pilfer", "from": where, "good": g}
+            for where in PILFER_FROM[monster] for g in GOODS if state[where][g]]
 
 
 def pilfer_monsters(state: State, seat: int) -> list[str]:

@@ -407,10 +407,10 @@ def test_assumption_A_59_sulfur_can_be_put_into_the_wine_barrel_on_your_turn(tab
     t.check()
 
 
-def test_assumption_A_61_behemoth_pilfers_the_market_sea_serpent_the_alchemist(table):
+def test_assumption_A_61_behemoth_pilfers_anywhere_sea_serpent_only_at_the_alchemist(table):
     """Fragment: the sea serpent is limited to ship and submersible routes, the behemoth to
-    roads and flying-machine routes: they pilfer at different guilds."""
-    for monster, where in (("behemoth", "market"), ("sea_serpent", "alchemist")):
+    roads and flying-machine routes."""
+    for monster, where in (("behemoth", {"market", "alchemist"}), ("sea_serpent", {"alchemist"})):
         t = table(3, monsters=True)
         t.state["monsters"][monster] = 1
         t.p(1)["markers"] -= 1
@@ -418,13 +418,15 @@ def test_assumption_A_61_behemoth_pilfers_the_market_sea_serpent_the_alchemist(t
         t.do(1, {"type": "guild", "guild": "knight", "function": "trade"})
         assert t.top() == {"kind": "pilfer", "seat": 1, "monster": monster}
         options = t.moves(1)
-        assert {m.get("from") for m in options} == {where, None}
-        good = options[0]["good"]
-        other = "alchemist" if where == "market" else "market"
-        assert "not allowed" in t.illegal(1, {"type": "pilfer", "from": other, "good": good})
-        before = t.state[where][good]
-        t.do(1, options[0])
-        assert t.state[where][good] == before - 1
+        assert {m.get("from") for m in options} == where | {None}
+        if monster == "sea_serpent":
+            good = next(g for g in t.state["market"] if t.state["market"][g])
+            assert "not allowed" in t.illegal(1, {"type": "pilfer", "from": "market",
+                                                  "good": good})
+        move = next(m for m in options if m.get("from") == "alchemist")
+        before = t.state["alchemist"][move["good"]]
+        t.do(1, move)
+        assert t.state["alchemist"][move["good"]] == before - 1
         t.check()
     t = table(3, monsters=True)
     t.state["monsters"]["sea_serpent"] = 1
