@@ -3,7 +3,6 @@ exactly where a test needs them (keeping every card in one place), then play mov
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import pytest
@@ -204,5 +203,3 @@ class Helpers:
 def kg() -> Helpers:
     return Helpers()
 
-
-sys.modules.setdefault("kg_helpers", sys.modules[__name__])
