@@ -18,6 +18,7 @@ import redis
 
 from events.envelope import GENESIS, Event, upcast
 
+MAX_VERSION = 2**63  # stream ids are 64-bit; a larger bound means "to the end"
 GAMES_INDEX = "rp:games"  # sorted set: game id -> creation time
 DIRTY = "rp:dirty"  # sorted set: game id -> time of its last append (projection may lag)
 
@@ -94,8 +95,10 @@ class EventStore:
              raw: bool = False, batch: int = 1000) -> Iterator[Event]:
         """Stream events in batches so a long game is not read in one reply."""
         log = key(game_id, "log")
+        if end is not None and end < max(start, 1):
+            return
         low = f"0-{max(start, 1)}"
-        high = "+" if end is None else f"0-{end}"
+        high = "+" if end is None or end >= MAX_VERSION else f"0-{end}"
         while True:
             entries = self.redis.xrange(log, min=low, max=high, count=batch)
             for entry_id, fields in entries:

@@ -28,6 +28,8 @@ def _admin_only() -> None:
 @api_bp.get("/games/<game_id>/state")
 def admin_state(game_id: str):
     at = request.args.get("at", type=int)
+    if at is not None and at < 1:
+        raise ApiError(400, "bad_request", "'at' is a version number, 1 or more.")
     table = rt().games.load(game_id, at=at)
     return jsonify({"id": game_id, "game": table.kind, "version": table.version,
                     "names": table.names, "to_act": sorted(table.to_act()),

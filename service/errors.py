@@ -27,11 +27,11 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
-def _reply(status: int, error: str, message: str, **extra):
+def _reply(status: int, error: str, message: str, headers: dict | None = None, **extra):
     if _wants_json():
-        return jsonify({"error": error, "message": message, **extra}), status
+        return jsonify({"error": error, "message": message, **extra}), status, headers or {}
     return render_template("error.html", status=status, error=error, message=message,
-                           extra=extra), status
+                           extra=extra), status, headers or {}
 
 
 def register(app: Flask) -> None:
@@ -62,7 +62,10 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        return _reply(exc.code or 500, exc.name.lower().replace(" ", "_"), exc.description or "")
+        # keep what the exception says about itself (e.g. Allow on a 405)
+        headers = {k: v for k, v in exc.get_headers() if k.lower() != "content-type"}
+        return _reply(exc.code or 500, exc.name.lower().replace(" ", "_"),
+                      exc.description or "", headers)
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):

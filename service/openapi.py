@@ -6,6 +6,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, jsonify
 
+from games import registry
 from service import schemas
 
 bp = Blueprint("openapi", __name__)
@@ -13,18 +14,25 @@ bp = Blueprint("openapi", __name__)
 GAME = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
 
 
-def _json(schema: str) -> dict:
+def _json(schema: str | dict) -> dict:
     return {"content": {"application/json": {"schema": schema}}}
 
 
+def _body(schema: str) -> dict:
+    return {"required": True, **_json(schema)}
+
+
+ERRORS = {400: "Malformed input", 401: "No token", 403: "Bad or foreign token",
+          404: "No such game", 409: "Stale expected_version",
+          422: "Refused by the rules (the reason says why)"}
+
+
+def _errors(*codes: int) -> dict:
+    return {str(code): {"description": ERRORS[code], **_json("ErrorOut")} for code in codes}
+
+
 def _responses(ok: tuple[int, str, str], *errors: int) -> dict:
-    text = {400: "Malformed input", 401: "No token", 403: "Bad or foreign token",
-            404: "No such game", 409: "Stale expected_version",
-            422: "Illegal move (the rules' reason)"}
-    out = {str(ok[0]): {"description": ok[1], **_json(ok[2])}}
-    for code in errors:
-        out[str(code)] = {"description": text[code], **_json("ErrorOut")}
-    return out
+    return {str(ok[0]): {"description": ok[1], **_json(ok[2])}, **_errors(*errors)}
 
 
 def build() -> dict:
@@ -43,43 +51,52 @@ def build() -> dict:
     spec.path("/api/v1/games", operations={"post": {
         "summary": "Create a game and email the invitations; with the admin bearer token "
                    "each seat also gets its API token.",
-        "requestBody": _json("CreateGameIn"), "security": [{}, {"bearer": []}],
+        "requestBody": _body("CreateGameIn"), "security": [{}, {"bearer": []}],
         "responses": _responses((201, "Created", "CreatedOut"), 400, 422)}})
     spec.path("/api/v1/games/{game_id}", operations={"get": {
         "summary": "Your view of the game", "parameters": [GAME], "security": sec,
         "responses": _responses((200, "The game", "GameOut"), 401, 403, 404)}})
     spec.path("/api/v1/games/{game_id}/moves", operations={"post": {
         "summary": "Play a move", "parameters": [GAME], "security": sec,
-        "requestBody": _json("MoveIn"),
+        "requestBody": _body("MoveIn"),
         "responses": _responses((201, "Applied", "MovedOut"), 400, 401, 403, 404, 409, 422)}})
     spec.path("/api/v1/games/{game_id}/undo", operations={"post": {
         "summary": "Ask to take back your last move (every other player must agree)",
         "parameters": [GAME], "security": sec,
-        "responses": _responses((201, "Requested", "MovedOut"), 401, 403, 404, 422)}})
+        "responses": _responses((201, "Requested", "MovedOut"), 401, 403, 404, 409, 422)}})
     spec.path("/api/v1/games/{game_id}/undo/answer", operations={"post": {
         "summary": "Allow or refuse the open take-back request", "parameters": [GAME],
-        "security": sec, "requestBody": _json("UndoAnswerIn"),
-        "responses": _responses((201, "Answered", "MovedOut"), 400, 401, 403, 404, 422)}})
+        "security": sec, "requestBody": _body("UndoAnswerIn"),
+        "responses": _responses((201, "Answered", "MovedOut"), 400, 401, 403, 404, 409, 422)}})
     spec.path("/api/v1/games/{game_id}/history", operations={"get": {
         "summary": "The log, redacted for you", "parameters": [GAME], "security": sec,
         "responses": _responses((200, "History", "HistoryOut"), 401, 403, 404)}})
-    at = {"name": "at", "in": "query", "required": False, "schema": {"type": "integer"}}
+    at = {"name": "at", "in": "query", "required": False,
+          "schema": {"type": "integer", "minimum": 1}}
     spec.path("/api/v1/admin/games/{game_id}/state", operations={"get": {
         "summary": "Admin: the full state at version N", "parameters": [GAME, at],
-        "security": sec, "responses": {"200": {"description": "State"}}}})
+        "security": sec,
+        "responses": {"200": {"description": "State", **_json({"type": "object"})},
+                      **_errors(400, 401, 403, 404)}}})
     spec.path("/api/v1/admin/games/{game_id}/verify", operations={"get": {
         "summary": "Admin: check the hash chain and that the events fold",
         "parameters": [GAME], "security": sec,
         "responses": _responses((200, "Result", "VerifyOut"), 401, 403, 404)}})
     spec.path("/api/v1/admin/games/{game_id}/rewind", operations={"post": {
         "summary": "Admin: rewind to version N (appends Rewound)", "parameters": [GAME],
-        "security": sec, "requestBody": _json("RewindIn"),
-        "responses": _responses((201, "Rewound", "MovedOut"), 400, 401, 403, 404, 422)}})
+        "security": sec, "requestBody": _body("RewindIn"),
+        "responses": _responses((201, "Rewound", "MovedOut"), 400, 401, 403, 404, 409, 422)}})
     spec.path("/api/v1/admin/games/{game_id}/fork", operations={"post": {
         "summary": "Admin: copy events 1..at into a new game", "parameters": [GAME],
-        "security": sec, "requestBody": _json("ForkIn"),
-        "responses": {"201": {"description": "The new game's id"}}}})
-    return spec.to_dict()
+        "security": sec, "requestBody": _body("ForkIn"),
+        "responses": {"201": {"description": "The new game's id", **_json({
+            "type": "object", "properties": {"id": {"type": "string"}}})},
+            **_errors(400, 401, 403, 404, 422)}}})
+    doc = spec.to_dict()
+    # the kinds on offer are known only at run time
+    doc["components"]["schemas"]["CreateGameIn"]["properties"]["game"]["enum"] = list(
+        registry.KINDS)
+    return doc
 
 
 @bp.get("/api/openapi.json")

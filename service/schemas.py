@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 
@@ -10,10 +12,17 @@ class StrictSchema(Schema):
         unknown = RAISE
 
 
+def _time_zone(name: str) -> None:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValidationError(f"unknown time zone {name!r} (use e.g. 'Europe/Paris')") from exc
+
+
 class PlayerIn(StrictSchema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=40))
     email = fields.Email(required=True)
-    tz = fields.String(load_default="UTC", validate=validate.Length(max=64))
+    tz = fields.String(load_default="UTC", validate=[validate.Length(max=64), _time_zone])
 
 
 class CreateGameIn(StrictSchema):
@@ -83,10 +92,11 @@ class HistoryOut(Schema):
 
 
 class ErrorOut(Schema):
-    error = fields.String()
-    message = fields.String()
+    error = fields.String(required=True)
+    message = fields.String(required=True)
     reason = fields.String()
     version = fields.Integer()
+    fields = fields.Dict()
 
 
 class UndoAnswerIn(StrictSchema):
