@@ -456,3 +456,37 @@ def test_pull_and_push_need_the_seat(table):
     assert {"type": "guild", "guild": "farmer", "function": "pull"} not in moves
     reason = t.illegal(2, {"type": "guild", "guild": "farmer", "function": "push"})
     assert "not allowed" in reason
+
+
+def test_monk_guild_push_church_coffer_half_stays_without_journeyman(table):
+    """Fragment: with no journeyman, that portion remains in the church coffer."""
+    t = table(3)
+    t.seat("monk", [0])
+    t.rosary(3)
+    t.state["coffer"] = 5
+    shillings = t.p(0)["shillings"]
+    t.turn(0)
+    t.do(0, {"type": "guild", "guild": "monk", "function": "push"})  # 1 bead: no fists
+    assert t.p(0)["shillings"] == shillings + 3 and t.state["coffer"] == 2
+    t.check()
+
+
+def test_trading_procedure_charity_share_goes_to_the_opposite_side_for_every_guild(table):
+    """A5/A-21: 1 to the master, 1 to the journeyman, 1 to charity -- church coffer for the
+    Merchant and Alchemist, farmer's purse for the Knight, Noble and Monk."""
+    expected = {"merchant": "coffer", "alchemist": "coffer", "knight": "purse",
+                "noble": "purse", "monk": "purse"}
+    for guild, box in expected.items():
+        t = table(3)
+        t.seat(guild, [0, 1])
+        t.p(2)["shillings"] = 20
+        t.turn(2)
+        t.do(2, {"type": "guild", "guild": guild, "function": "trade"})
+        while t.top()["seat"] == 2 and t.top()["kind"] in ("buy_goods", "buy_vessel",
+                                                            "buy_seals"):
+            t.do(2, next(m for m in t.moves(2) if m["type"] != "done"))
+        paid = 20 - t.p(2)["shillings"]
+        assert paid >= 3, guild
+        assert t.state[box] == paid // 3 and t.state["purse" if box == "coffer" else "coffer"] == 0
+        assert t.p(0)["shillings"] - 7 == (paid + 2) // 3, guild  # master: 1st, 4th, ...
+        assert t.p(1)["shillings"] - 7 == (paid + 1) // 3, guild  # journeyman: 2nd, 5th, ...
