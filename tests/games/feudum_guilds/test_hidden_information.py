@@ -108,3 +108,29 @@ def test_illegal_moves_are_refused_without_changing_the_state(table):
     t.turn(1, "influence")
     assert "not allowed" in t.illegal(1, {"type": "influence", "count": "1"})
     assert "not allowed" in t.illegal(1, {"type": "influence"})
+
+
+def test_hidden_information_in_no_log_line_of_a_whole_game():
+    """Selections, boosts, kept/discarded/sealed writs and fist contents never reach another
+    seat's (or a spectator's) describe line."""
+    from games.bots import play_random_game
+    from games.feudum_guilds import ALL_MODULES
+    from games.feudum_guilds.components import CARD_NAMES, WRITS
+
+    writ_names = [w["name"] for w in WRITS.values()] + list(WRITS)
+    secret_types = {"boost", "select", "keep_writ", "discard_writ", "seal_charter", "divide"}
+    seen = set()
+    state, record = play_random_game(GAME, 3, 8, options=ALL_MODULES)
+    names = [p["name"] for p in state["ps"]]
+    for version, (seat, move, _) in enumerate(record.moves, start=1):
+        if move["type"] not in secret_types:
+            continue
+        seen.add(move["type"])
+        event = {"version": version, "actor": seat, "data": {"move": move}, "names": names}
+        for viewer in (None, (seat + 1) % 3, (seat + 2) % 3):
+            line = GAME.describe(event, viewer)
+            assert not any(w in line for w in writ_names), line
+            assert not any(c in line.lower() for c in CARD_NAMES), line
+            assert not any(word in line for word in ("left", "right", "low", "high", "extra",
+                                                     "double", "saltpeter", "sulfur")), line
+    assert {"boost", "select", "keep_writ", "divide"} <= seen
