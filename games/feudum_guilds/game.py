@@ -47,7 +47,7 @@ class FeudumGuilds(Game):
     name = "Feudum: the guild economy"
     min_players = 2
     max_players = 5
-    rules_version = "1"
+    rules_version = "2"  # 2: one selection move, food/shilling mix, nourish and charter choices
 
     # -- setup ---------------------------------------------------------------------------
     def normalize_options(self, options: dict[str, Any], n_players: int) -> dict[str, Any]:
