@@ -438,3 +438,76 @@ def test_assumption_A_61_behemoth_pilfers_anywhere_sea_serpent_only_at_the_alche
     t.do(1, {"type": "guild", "guild": "knight", "function": "trade"})
     assert t.top()["kind"] == "turn"  # nothing at the Alchemist: the sea serpent cannot pilfer
     assert t.state["monster_used"]["sea_serpent"] is False
+
+
+def test_assumption_A_44_double_turn_declared_at_the_start_of_a_turn(table):
+    t = table(2)
+    t.act_phase(("tax", "explore", "harvest", "guild"))
+    t.state["stack"] = [{"kind": "turn", "seat": 0}]
+    assert {"type": "double"} not in t.moves(0)  # no sulfur boost this round
+    t.p(0)["boost"] = "double"
+    assert {"type": "double"} in t.moves(0)
+    t.p(0)["played"] = ["tax", "explore", "harvest"]  # one card left: nothing to double
+    assert {"type": "double"} not in t.moves(0)
+
+
+def test_assumption_A_46_defeating_a_monster_uses_the_knight_guild_for_repeat(table):
+    t = table(3, monsters=True)
+    t.state["monsters"]["sea_serpent"] = 1
+    t.p(1)["markers"] -= 1
+    t.give(0, saltpeter=2, food=2)
+    t.turn(0)
+    t.do(0, {"type": "defeat", "monster": "sea_serpent"})
+    assert t.p(0)["guilds_used"] == ["knight"] and t.p(0)["slain"] == 1
+    t.state["monsters"]["behemoth"] = 2
+    t.p(2)["markers"] -= 1
+    t.turn(0, "repeat")
+    t.do(0, {"type": "repeat", "card": "guild"})
+    moves = t.moves(0)
+    assert not any(m["type"] == "defeat" or m.get("guild") == "knight" for m in moves)
+    t.check()
+
+
+def test_assumption_A_47_seals_held_by_players_stay_hidden_even_from_the_owner(table):
+    t = table(2)
+    t.p(0)["seals"] = [t.state["seal_supply"].pop(), t.state["seal_supply"].pop()]
+    for viewer in (0, 1, None):
+        mine = GAME.view(t.state, viewer)["players"][0]
+        assert mine["seals"] == 2 and mine["beads"] == []
+
+
+def test_assumption_A_53_knight_push_takes_the_marker_of_the_last_filled_hex(table):
+    t = table(3)
+    t.seat("knight", [0, 1])
+    row = t.state["knight_rows"][2]
+    t.state["marker_supply"]["2"] -= 2
+    row["sections"] = [1, 2, 1]
+    t.turn(0)
+    t.do(0, {"type": "guild", "guild": "knight", "function": "push"})
+    t.do(0, {"type": "seal", "row": 2, "scroll": 0})
+    assert t.state["knight_rows"][2]["sections"] == [1, 2, 0]
+    t.check()
+
+
+def test_assumption_A_54_one_merchant_trade_is_one_trading_procedure(table):
+    t = table(3)
+    t.seat("merchant", [0, 1])
+    t.turn(2)
+    t.do(2, {"type": "guild", "guild": "merchant", "function": "trade"})
+    t.do(2, {"type": "buy", "good": "food"})  # bin 4: 1s -> master
+    t.do(2, {"type": "buy", "good": "food"})  # bin 3: 1s -> journeyman
+    t.do(2, {"type": "buy", "good": "food"})  # bin 2: 1s -> charity (church coffer)
+    assert t.p(0)["shillings"] == 8 and t.p(1)["shillings"] == 8 and t.state["coffer"] == 1
+
+
+def test_assumption_A_55_tax_needs_a_town_explore_an_outpost_feudums_only_add(table):
+    t = table(2)
+    t.location(0, "feudum")["guild"] = "monk"
+    t.turn(0, "tax")
+    assert t.moves(0) == [{"type": "forfeit"}]
+    t.turn(0, "explore")
+    assert t.moves(0) == [{"type": "forfeit"}]
+    t.location(0, "town")
+    t.turn(0, "tax")
+    t.do(0, {"type": "tax"})
+    assert t.p(0)["shillings"] == 7 + 2 + 1  # 2, +1 for the feudum

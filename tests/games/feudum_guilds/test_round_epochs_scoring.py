@@ -283,7 +283,7 @@ def test_nourish_each_pawn_costs_one_food_or_wine_as_the_player_chooses(table):
     t.check()
 
 
-def test_nourish_without_a_choice_asks_nobody(table):
+def test_assumption_A_62_nourish_asks_only_players_with_a_real_choice(table):
     t = table(2)
     t.seat("farmer", [0])
     t.state["haversack"]["sulfur"] += t.p(0)["barrel"]
