@@ -204,3 +204,68 @@ def test_assumption_A_30_tribute_only_for_vassals_at_the_knight_guild(table):
     t.turn(0)
     t.do(0, {"type": "guild", "guild": "knight", "function": "trade"})
     assert t.top()["kind"] == "turn"  # not a vassal: no tribute asked
+
+
+def test_assumption_A_2_shillings_are_unlimited(table):
+    t = table(3)
+    t.seat("monk", [0, 1])
+    for p in t.state["ps"]:
+        p["shillings"] = 40  # 120 shillings in play: more than the 50 coins of the box
+    t.state["purse"] = 30
+    t.turn(2)
+    t.do(2, {"type": "guild", "guild": "monk", "function": "trade"})
+    assert t.state["purse"] == 31 and t.p(0)["shillings"] == 41 and t.p(1)["shillings"] == 41
+
+
+def test_assumption_A_5_the_top_alchemist_cart_holds_wood(table):
+    t = table(3)
+    assert t.state["alchemist"]["wood"] == 3  # setup: the wood cart is full
+    t.seat("alchemist", [0, 1])
+    t.turn(0)
+    t.do(0, {"type": "guild", "guild": "alchemist", "function": "push"})
+    assert {"type": "invent", "what": "ship"} in t.moves(0)  # 1 food + 2 wood from the carts
+    t.do(0, {"type": "invent", "what": "ship"})
+    assert t.state["alchemist"]["wood"] == 1 and t.state["alchemist"]["food"] == 0
+
+
+def test_assumption_A_11b_the_castle_of_the_monk_pull_is_the_noble_scrolls(table):
+    t = table(3)
+    t.seat("monk", [0, 1])
+    scrolls = sum(x is not None for x in t.state["scrolls"])
+    supply = len(t.state["seal_supply"])
+    t.turn(1)
+    t.do(1, {"type": "guild", "guild": "monk", "function": "pull"})
+    assert {m["type"] for m in t.moves(1)} == {"flip"}
+    assert [m["scroll"] for m in t.moves(1)] == [1, 2, 3, 5]  # the occupied scrolls
+    t.do(1, {"type": "flip", "scroll": 2})
+    assert sum(x is not None for x in t.state["scrolls"]) == scrolls - 1
+    assert len(t.state["seal_supply"]) == supply  # not from the seal supply
+
+
+def test_assumption_A_16_influence_places_only_rulers(table):
+    t = table(3)
+    t.seat("farmer", [0])
+    markers = t.p(0)["markers"]
+    t.turn(0, "influence")
+    assert t.moves(0) == [{"type": "influence", "count": 1}, {"type": "forfeit"}]
+    t.do(0, {"type": "influence", "count": 1})
+    assert [loc["kind"] for loc in t.p(0)["locations"]] == ["outpost"]
+    assert t.p(0)["markers"] == markers - 1  # one marker: the ruler's, no serfs or subjects
+    t.check()
+
+
+def test_assumption_A_20_the_writ_deck_adapted_for_the_guild_game():
+    from games.feudum_guilds.components import WRITS
+
+    assert sorted(WRITS) == [f"C{i}" for i in range(1, 9)] + [f"M{i}" for i in range(1, 9)]
+    assert WRITS["M1"]["options"] == [{"cost": {}, "gain": {"markers": 1}},
+                                      {"cost": {"wood": 1}, "gain": {"markers": 2}}]
+    assert WRITS["M2"]["options"][1] == {"cost": {"iron": 1}, "gain": {"markers": 2}}
+    assert set(WRITS["M7"]["status"]) == {"farmer", "merchant", "alchemist"}
+    assert set(WRITS["M8"]["status"]) == {"knight", "noble", "monk"}
+    kingdoms = {w: (WRITS[w]["guild"], WRITS[w]["vp"]) for w in ("C3", "C4", "C5", "C6", "C7")}
+    assert kingdoms == {"C3": ("knight", [3, 5, 7, 9]), "C4": ("merchant", [3, 5, 7, 9]),
+                        "C5": ("alchemist", [3, 5, 7, 9]), "C6": ("farmer", [3, 5, 7, 9]),
+                        "C7": ("noble", [3, 5, 7, 9])}
+    assert (WRITS["C8"]["guild"], WRITS["C8"]["vp"]) == ("monk", [5, 11, 17])
+    assert WRITS["C1"]["vp"] == [5, 7] and WRITS["C2"]["vp"] == [7]
