@@ -38,7 +38,7 @@ EVENT_TYPES = {
 
 # Events that never change what a player sees of the rules' state: a move made while
 # one of these was appended is not stale.
-PASSIVE = {DEADLINE_SET, REMINDER_SENT, ADMIN_NOTE, UNDO_REQUESTED, UNDO_ANSWERED}
+PASSIVE = {DEADLINE_SET, REMINDER_SENT, TIMED_OUT, ADMIN_NOTE, UNDO_REQUESTED, UNDO_ANSWERED}
 
 # The envelope schema version each type is written with now.
 CURRENT_V: dict[str, int] = {t: 1 for t in EVENT_TYPES}

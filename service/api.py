@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from flask import Blueprint, jsonify, request
 from marshmallow import Schema
 
@@ -23,6 +25,11 @@ def body(schema: Schema) -> dict:
                        "(Content-Type: application/json).")
     if not isinstance(data, dict):
         raise ApiError(400, "bad_request", "The body must be a JSON object.")
+    try:  # JSON may escape lone surrogates, which no store or email can carry
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ApiError(400, "bad_request", "The body holds text that is not valid Unicode.") \
+            from None
     return schema.load(data)
 
 

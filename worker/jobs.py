@@ -42,11 +42,15 @@ def notify_end(game_id: str, seat: int) -> bool:
     return mail.send_ended(runtime(), game_id, seat)
 
 
-def remind(game_id: str, version: int, seat: int) -> bool:
-    """At the deadline: if the seat still has not moved, record and send a reminder."""
-    rt = runtime()
+def _still_waiting(rt, game_id: str, version: int, seat: int) -> bool:
     raw = rt.redis.hget(key(game_id, "awaiting"), str(seat))
-    if raw is None or json.loads(raw)["version"] != version:
+    return raw is not None and json.loads(raw)["version"] == version
+
+
+def remind(game_id: str, version: int, seat: int) -> bool:
+    """Before the deadline: if the seat still has not moved, record and send a reminder."""
+    rt = runtime()
+    if not _still_waiting(rt, game_id, version, seat):
         return False
     sent = mail.send_turn(rt, game_id, version, seat, reminder=True)
     if sent:
@@ -55,6 +59,24 @@ def remind(game_id: str, version: int, seat: int) -> bool:
         except ConflictError:
             log.info("reminder for %s seat %s not recorded: the game moved on", game_id, seat)
     return sent
+
+
+def time_out(game_id: str, version: int, seat: int) -> bool:
+    """At the deadline: record TimedOut and tell every player; the game waits on (no rules
+    here say what a missed turn does, so the players or the admin decide)."""
+    rt = runtime()
+    if not _still_waiting(rt, game_id, version, seat):
+        return False
+    marker = key(game_id, f"timedout:{version}:{seat}")
+    if rt.redis.set(marker, "1", nx=True):
+        try:
+            rt.games.record(game_id, ev.TIMED_OUT, {"seat": seat, "turn": version})
+        except ConflictError:
+            rt.redis.delete(marker)
+            raise  # retried by RQ; the next try sees the new version
+    for other in range(len(rt.games.seats(game_id))):
+        mail.send_timed_out(rt, game_id, version, seat, other)
+    return True
 
 
 def sweep() -> int:

@@ -150,6 +150,25 @@ def send_undo(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
     return _send_once(rt, marker, build, done)
 
 
+def send_timed_out(rt: Runtime, game_id: str, version: int, late: int, seat: int) -> bool:
+    """Tell ``seat`` that ``late`` missed the deadline of the turn begun at ``version``."""
+    marker = key(game_id, f"mailed:timeout:{version}:{late}:{seat}")
+
+    def build() -> Email | None:
+        info = _seat_info(rt, game_id, seat)
+        if not info.get("email") or info.get("muted"):
+            return None
+        table = rt.games.load(game_id)
+        ctx = _common(rt, game_id, seat) | {
+            "game": table.game, "late": table.names[late], "is_late": late == seat}
+        subject = (f"Your deadline passed in {table.game.name}" if late == seat else
+                   f"{table.names[late]} missed the deadline in {table.game.name}")
+        return _render(rt, "timeout", subject, info["email"],
+                       f"timeout:{game_id}:{version}:{late}:{seat}", ctx, ctx["mute_url"])
+
+    return _send_once(rt, marker, build, lambda: None)
+
+
 def send_ended(rt: Runtime, game_id: str, seat: int) -> bool:
     """Email ``seat`` the final result and the revealed secret; once per game."""
     marker = key(game_id, f"mailed:ended:{seat}")

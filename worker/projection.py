@@ -138,10 +138,14 @@ def enqueue_notice(rt: Runtime, game_id: str, notice: Notice) -> None:
         rt.enqueuer.enqueue(jobs.notify, game_id, notice.version, notice.seat,
                             job_id=f"notify:{game_id}:{notice.version}:{notice.seat}")
         if notice.deadline:
-            delay = datetime.fromisoformat(notice.deadline) - datetime.now(UTC)
-            rt.enqueuer.enqueue(jobs.remind, game_id, notice.version, notice.seat,
-                                job_id=f"remind:{game_id}:{notice.version}:{notice.seat}",
-                                delay=delay)
+            due = datetime.fromisoformat(notice.deadline)
+            left = due - datetime.now(UTC)
+            # remind when a quarter of the time is left (at most a day before), then time out
+            remind_in = left - min(left / 4, timedelta(days=1))
+            for job, delay in ((jobs.remind, remind_in), (jobs.time_out, left)):
+                rt.enqueuer.enqueue(job, game_id, notice.version, notice.seat, delay=delay,
+                                    job_id=f"{job.__name__}:{game_id}:{notice.version}:"
+                                           f"{notice.seat}")
     elif notice.kind == "undo":
         rt.enqueuer.enqueue(jobs.notify_undo, game_id, notice.version, notice.seat,
                             job_id=f"undo:{game_id}:{notice.version}:{notice.seat}")

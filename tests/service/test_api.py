@@ -193,3 +193,9 @@ def test_take_back_over_the_api(client, new_game):
                                            headers=bearer(tokens[1])).json["events"]]
     assert "Ada asks to take back their last move" in texts
     assert "Bo allows the take-back" in texts
+
+
+def test_text_that_is_not_valid_unicode_is_a_400(client):
+    body = '{"game": "test-race", "players": [{"name": "a\\ud800", "email": "a@example.com"}]}'
+    reply = client.post("/api/v1/games", data=body, content_type="application/json")
+    assert reply.status_code == 400 and "Unicode" in reply.json["message"]
