@@ -157,3 +157,8 @@ class Replayer:
         """Cache ``table``, tagged with the rules version that folded it."""
         self.store.put_json(table.game_id, "snapshot", {
             "written_with": table.game.rules_version, "table": table.to_json()})
+        self.store.put_json(table.game_id, "snapshot_version", table.version)
+
+    def snapshot_version(self, game_id: str) -> int:
+        """The version of the game's snapshot (0: none), without reading the snapshot."""
+        return self.store.get_json(game_id, "snapshot_version") or 0

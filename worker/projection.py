@@ -82,15 +82,11 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     settings = rt.store.get_json(game_id, "settings") or {}
     hours = settings.get("deadline_hours")
     notices: list[Notice] = []
-    snapshot_from = table.version if table else 0
     for event in rt.store.iter(game_id, projected + 1, last):
         table = rt.replayer.evolve(table, game_id, event)
         to_act = table.to_act()
         for seat in [s for s in awaiting if s not in to_act]:
             del awaiting[seat]
-        if event.type == ev.GAME_CREATED:
-            for seat in range(len(table.names)):
-                notices.append(Notice("turn", event.version, seat))
         for seat in sorted(to_act - set(awaiting)):
             deadline = None
             if hours:
@@ -98,9 +94,10 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
             awaiting[seat] = {"version": event.version, "deadline": deadline}
             if event.type != ev.GAME_CREATED:
                 notices.append(Notice("turn", event.version, seat, deadline))
-            elif deadline:
-                notices = [n if n.seat != seat or n.version != event.version
-                           else Notice("turn", event.version, seat, deadline) for n in notices]
+        if event.type == ev.GAME_CREATED:  # everyone is invited, whoever moves first
+            notices += [Notice("turn", event.version, seat,
+                               awaiting.get(seat, {}).get("deadline"))
+                        for seat in range(len(table.names))]
         if event.type == ev.UNDO_REQUESTED:
             notices += [Notice("undo", event.version, s) for s in range(len(table.names))
                         if s != event.data["seat"]]
@@ -125,7 +122,8 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
         rt.redis.sadd(PENDING_GAMES, game_id)
     for notice in notices:
         enqueue_notice(rt, game_id, notice)
-    if table.version - snapshot_from >= rt.config["SNAPSHOT_EVERY"] or table.ended:
+    if table.version - rt.replayer.snapshot_version(game_id) >= rt.config["SNAPSHOT_EVERY"] \
+            or table.ended:
         rt.replayer.write_snapshot(table)
     return notices
 

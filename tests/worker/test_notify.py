@@ -140,3 +140,33 @@ def test_reminder_goes_out_once_if_the_seat_has_not_moved(rt):
     assert rt.store.read(table.game_id)[-1].type == "ReminderSent"
     # a reminder appended meanwhile does not make the player's click stale
     rt.games.play(table.game_id, 0, {"type": "ante", "amount": 1}, 1)
+
+
+def test_a_missed_deadline_is_recorded_once_and_every_player_told(rt, game):
+    rt.store.put_json(game, "settings", {"deadline_hours": 24})
+    jobs.project(game)
+    assert jobs.time_out(game, 1, 0) is True
+    assert jobs.time_out(game, 1, 0) is True  # a retried job: nothing twice
+    timed_out = [e for e in rt.store.read(game) if e.type == "TimedOut"]
+    assert [e.data for e in timed_out] == [{"seat": 0, "turn": 1}]
+    subjects = sorted(m["subject"] for m in rt.mail.list() if "deadline" in m["subject"])
+    assert subjects == ["Ada missed the deadline in Counting Race (test game)",
+                        "Your deadline passed in Counting Race (test game)"]
+    # the late player can still move: a time-out is not a change of position
+    rt.games.play(game, 0, {"type": "ante", "amount": 1}, rt.store.version(game))
+    jobs.project(game)
+    assert jobs.time_out(game, 1, 0) is False
+
+
+def test_projection_writes_a_snapshot_every_so_many_events(rt):
+    table = rt.games.create("test-race", PLAYERS, {"target": 100_000, "copies": 20})
+    gid = table.game_id
+    every = rt.config["SNAPSHOT_EVERY"]
+    while table.version < every + 5:
+        seat = sorted(table.to_act())[0]
+        rt.games.play(gid, seat, table.game.legal_moves(table.state, seat)[0], table.version)
+        jobs.project(gid)  # one event at a time, as in live play
+        table = rt.games.load(gid)
+    assert every <= rt.replayer.snapshot_version(gid) <= every + 1
+    assert rt.replayer.snapshot(gid).state == rt.games.load(
+        gid, at=rt.replayer.snapshot_version(gid)).state
