@@ -1,0 +1,67 @@
+"""Every shipped game through the whole service: API moves, game pages, history, emails."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from games import registry
+from tests.support import admin_headers, bearer
+
+SHIPPED = [k for k in registry.KINDS if k != "test-race"]
+
+
+@pytest.mark.parametrize("kind", SHIPPED)
+def test_a_shipped_game_plays_through_the_api_and_pages(client, rt, kind):
+    game = registry.get(kind)
+    n = max(game.min_players, 2)
+    players = [{"name": f"P{i}", "email": f"p{i}@example.com"} for i in range(n)]
+    created = client.post("/api/v1/games", headers=admin_headers(),
+                          json={"game": kind, "players": players, "options": {}})
+    assert created.status_code == 201, created.json
+    gid, tokens = created.json["id"], [s["token"] for s in created.json["seats"]]
+    chooser = random.Random(1)
+    for step in range(80):
+        seen = client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[0])).json
+        if seen["outcome"] is not None:
+            break
+        seat = chooser.choice(seen["to_act"])
+        mine = client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[seat])).json
+        assert mine["legal_moves"], f"seat {seat} is to act but has no legal move"
+        reply = client.post(f"/api/v1/games/{gid}/moves", headers=bearer(tokens[seat]), json={
+            "move": chooser.choice(mine["legal_moves"]), "expected_version": mine["version"]})
+        assert reply.status_code == 201, reply.json
+        if step % 20 == 0:
+            for s in range(n):  # every seat's page renders, with the game's own template
+                page = client.get("/play/" + rt.links.make(gid, s, "play"))
+                assert page.status_code == 200
+                html = page.get_data(as_text=True)
+                assert game.name.replace("'", "&#39;") in html
+    history = client.get(f"/api/v1/games/{gid}/history", headers=bearer(tokens[1])).json
+    assert len(history["events"]) == rt.store.version(gid)
+    assert all(isinstance(e["text"], str) and e["text"] for e in history["events"])
+    assert rt.games.verify(gid)[0]
+    assert rt.games.replayer.load(gid, use_snapshot=False) == rt.games.load(gid)
+    mails = rt.mail.list(limit=500)
+    assert {m["to"] for m in mails} >= {p["email"] for p in players}
+
+
+@pytest.mark.parametrize("kind", SHIPPED)
+def test_a_shipped_games_move_form_posts_a_legal_move(client, rt, kind):
+    game = registry.get(kind)
+    n = max(game.min_players, 2)
+    table = rt.games.create(kind, [{"name": f"P{i}", "email": ""} for i in range(n)], {})
+    seat = sorted(table.to_act())[0]
+    url = "/play/" + rt.links.make(table.game_id, seat, "play")
+    html = client.get(url).get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+    values = re.findall(r'(?:value)="(\{[^"]*\})"', html)
+    assert values, "the page offers the legal moves"
+    move = json.loads(values[0].replace("&#34;", '"').replace("&quot;", '"'))
+    reply = client.post(url, data={"move": json.dumps(move), "expected_version": table.version,
+                                   "csrf_token": token})
+    assert reply.status_code == 303
+    assert rt.store.version(table.game_id) == table.version + 1
