@@ -16,8 +16,9 @@ Readings of the rulebook where it is silent (the rulebook wins over every other 
   free sigil.
 * The Funeral winner who has no legal space for the King's Statue does not build or pay.
 * The most-Charms bonus needs at least one Charm; the Tavern does not count the baggage.
-* Service rule (RULES.md): five full rounds without any quest leaving the board retire the
-  oldest quest, so that every game reaches the Offering to the Council.
+* Stall breaker (option ``stall_breaker``, off by default, NOT in the rulebook): five full
+  rounds without any quest leaving the board retire the oldest quest, so that a game in which
+  nobody can finish a quest still reaches the Offering to the Council.
 """
 
 from __future__ import annotations
@@ -30,6 +31,14 @@ from games.kings_guild import cards, guild, labels, setup, turn, views
 from games.protocol import Game, IllegalMove, Move, State
 from games.rng import GameRandom
 
+OPTION_FIELDS: list[dict[str, Any]] = [
+    {"name": "stall_breaker",
+     "label": "Stall breaker (house rule, NOT in the rulebook): after 5 full rounds in which no "
+              "quest leaves the board, the oldest quest is retired",
+     "type": "bool", "default": False},
+]
+"""Lobby options. The stall breaker is off by default: the rulebook's game."""
+
 
 class KingsGuild(Game):
     """The King's Guild for 1 (solo rules) to 6 players."""
@@ -38,13 +47,34 @@ class KingsGuild(Game):
     name = "The King's Guild"
     min_players = 1
     max_players = 6
-    rules_version = "1"
+    # 2: the stall breaker became an option (off by default); a colour that is gone entirely
+    # is replaced by the drawing player's choice; chambers score only with specialists.
+    rules_version = "2"
+
+    def option_fields(self) -> list[dict[str, Any]]:
+        return [dict(f) for f in OPTION_FIELDS]
+
+    def normalize_options(self, options: dict[str, Any], n_players: int) -> dict[str, Any]:
+        if not self.min_players <= n_players <= self.max_players:
+            raise IllegalMove(f"{self.name} needs 1 to 6 players, not {n_players}.")
+        known = {f["name"]: f for f in OPTION_FIELDS}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise IllegalMove(f"Unknown options: {unknown}")
+        out = {}
+        for name, field in known.items():
+            value = options.get(name, field["default"])
+            if not isinstance(value, bool):
+                raise IllegalMove(f"Option {name} must be true or false.")
+            out[name] = value
+        return out
 
     def setup(self, players: list[str], options: dict[str, Any], rng: GameRandom) -> State:
         if not self.min_players <= len(players) <= self.max_players:
             raise IllegalMove(f"{self.name} needs 1 to 6 players, not {len(players)}.")
-        self.normalize_options(options, len(players))
+        opts = self.normalize_options(dict(options), len(players))
         state = setup.new_state(players, rng)
+        state["options"] = opts
         turn.settle(state)
         return state
 

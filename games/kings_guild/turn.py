@@ -249,7 +249,7 @@ def end_turn(state: State) -> None:
     state["current"] = guild.next_seat(state, seat)
     state["round_turn"] += 1
     state["turn"] = new_turn()
-    if not state["solo"]:
+    if not state["solo"] and state.get("options", {}).get("stall_breaker"):
         state["stale_turns"] += 1
         if state["stale_turns"] >= quests.STALE_ROUNDS * state["n"]:
             quests.retire_stale_quest(state)

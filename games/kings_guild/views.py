@@ -145,6 +145,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "names": list(state["names"]),
         "solo": state["solo"],
+        "options": dict(state.get("options", {})),
         "current": state["current"],
         "to_act": sorted(turn.to_act(state)),
         "over": state["over"],

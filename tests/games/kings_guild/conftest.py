@@ -16,9 +16,11 @@ class Helpers:
 
     game = GAME
 
-    def new(self, n: int = 2, seed: int = 7, guilds: list[str] | None = None) -> dict[str, Any]:
+    def new(self, n: int = 2, seed: int = 7, guilds: list[str] | None = None,
+            options: dict[str, Any] | None = None) -> dict[str, Any]:
         """A set-up game with plain guilds (no start choices) and the start bonuses undone."""
-        state = GAME.setup([f"P{i + 1}" for i in range(n)], {}, RecordingRandom(seed))
+        state = GAME.setup([f"P{i + 1}" for i in range(n)], dict(options or {}),
+                           RecordingRandom(seed))
         state["pending"] = []
         names = guilds or ["Craft Collective"] * n
         for seat, name in enumerate(names):

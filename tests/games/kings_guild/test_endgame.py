@@ -189,8 +189,51 @@ def test_rule_scoring_tie_break_on_coins(kg):
     assert set(out["sheet"][0]) >= set(scoring.CATEGORIES) | {"total"}
 
 
-def test_rule_stale_quest_guard_moves_the_deck(kg):
+def test_option_stall_breaker_off_by_default_is_the_rulebook_game(kg):
+    """Without the option nothing leaves the board however long nobody finishes a quest."""
     s = kg.new(2)
+    assert s["options"] == {"stall_breaker": False}
+    first = [sl["quest"] for sl in s["quest_slots"]]
+    deck = list(s["quest_deck"])
+    for _ in range(30):
+        _pass(kg, s, s["current"])
+    assert [sl["quest"] for sl in s["quest_slots"]] == first
+    assert s["quest_deck"] == deck and s["quests_removed"] == []
+
+
+def test_option_stall_breaker_is_offered_in_the_lobby_and_validated(kg):
+    from games.protocol import IllegalMove
+
+    fields = kg.game.option_fields()
+    assert [f["name"] for f in fields] == ["stall_breaker"]
+    assert fields[0]["type"] == "bool" and fields[0]["default"] is False
+    assert "NOT in the rulebook" in fields[0]["label"]
+    assert kg.game.normalize_options({}, 3) == {"stall_breaker": False}
+    assert kg.game.normalize_options({"stall_breaker": True}, 3) == {"stall_breaker": True}
+    with pytest.raises(IllegalMove):
+        kg.game.normalize_options({"stall_breaker": "yes"}, 3)
+    with pytest.raises(IllegalMove):
+        kg.game.normalize_options({"variant": True}, 3)
+
+
+def test_option_stall_breaker_on_gives_a_sigil_quest_to_its_owner(kg):
+    s = kg.new(2, options={"stall_breaker": True})
+    qid = kg.quest_id("Explore Bluevein Isle")
+    kg.slot(s, 0, qid)
+    s["quest_slots"][0]["crafted"] = [1, None]
+    for i in range(1, 5):  # the only quest on the board carries seat 2's sigil
+        s["quests_boxed"].append(s["quest_slots"][i]["quest"])
+        s["quest_slots"][i] = None
+    hand = len(s["guilds"][1]["hand"])
+    for _ in range(10):
+        _pass(kg, s, s["current"])
+    assert qid in s["guilds"][1]["quests"]
+    assert len(s["guilds"][1]["hand"]) == hand
+    assert s["quest_slots"][0] is not None and s["quest_slots"][0]["quest"] != qid
+
+
+def test_option_stall_breaker_on_retires_the_oldest_quest(kg):
+    s = kg.new(2, options={"stall_breaker": True})
     first = [sl["quest"] for sl in s["quest_slots"]]
     deck = len(s["quest_deck"])
     for _ in range(10):

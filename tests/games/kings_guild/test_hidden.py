@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+BOTS = {"stall_breaker": True}  # random bots may deadlock; the house rule ends such games
+
 
 def test_hidden_hands_only_in_own_view(kg):
     s = kg.new(3)
@@ -45,7 +47,7 @@ def test_hidden_kept_treasure_not_in_move_or_log(kg):
 def test_hidden_describe_every_move_type_is_one_line(kg):
     from games.bots import play_random_game
 
-    state, record = play_random_game(kg.game, 3, 4)
+    state, record = play_random_game(kg.game, 3, 4, BOTS)
     for version, (seat, move, _) in enumerate(record.moves, start=2):
         event = {"version": version, "actor": seat, "names": state["names"],
                  "data": {"move": move}}
