@@ -8,6 +8,7 @@ from flask import Blueprint, jsonify, request
 from marshmallow import Schema
 
 from events import history
+from events.audit import audit_tapes
 from events.replay import Table
 from games import registry
 from service import schemas
@@ -104,6 +105,14 @@ def post_undo_answer(game_id: str):
     event = rt().games.answer_undo(game_id, link.seat, data["accept"])
     after_append(game_id, event.version)
     return jsonify({"version": rt().store.version(game_id)}), 201
+
+
+@bp.get("/games/<game_id>/audit")
+def get_audit(game_id: str):
+    """After the game: re-derive every draw from the revealed secret."""
+    player(game_id)
+    result = audit_tapes(rt().store, game_id)
+    return jsonify({"ok": result.ok, "checked": result.checked, "problem": result.problem})
 
 
 @bp.get("/games/<game_id>/history")

@@ -148,9 +148,14 @@ def admin_state(game_id: str, at: int | None) -> None:
 @_friendly
 def admin_verify(game_id: str) -> None:
     """Check the hash chain and that the events fold from scratch."""
-    ok, count, problem = _admin_runtime().games.verify(game_id)
+    from events.audit import audit_tapes
+    rt = _admin_runtime()
+    ok, count, problem = rt.games.verify(game_id)
     if count == 0:
         raise click.ClickException(f"no such game: {game_id}")
+    if ok and rt.games.load(game_id).ended:
+        tapes = audit_tapes(rt.store, game_id)
+        ok, problem = tapes.ok, tapes.problem or f"every draw matches the secret ({tapes.checked})"
     click.echo(f"{'ok' if ok else 'BROKEN'}: {count} events {problem}")
     sys.exit(0 if ok else 1)
 

@@ -41,7 +41,8 @@ def build() -> dict:
                    info={"description": "Slow board games by email: the JSON API."})
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for name in ("KindOut", "CreateGameIn", "CreatedOut", "GameOut", "MoveIn", "MovedOut",
-                 "HistoryOut", "ErrorOut", "RewindIn", "ForkIn", "VerifyOut", "UndoAnswerIn"):
+                 "HistoryOut", "ErrorOut", "RewindIn", "ForkIn", "VerifyOut", "UndoAnswerIn",
+                 "AuditOut"):
         spec.components.schema(name, schema=getattr(schemas, name))
     sec = [{"bearer": []}]
     spec.path("/api/v1/kinds", operations={"get": {
@@ -68,6 +69,10 @@ def build() -> dict:
         "summary": "Allow or refuse the open take-back request", "parameters": [GAME],
         "security": sec, "requestBody": _body("UndoAnswerIn"),
         "responses": _responses((201, "Answered", "MovedOut"), 400, 401, 403, 404, 409, 422)}})
+    spec.path("/api/v1/games/{game_id}/audit", operations={"get": {
+        "summary": "After the game ends: check every shuffle and draw against the revealed "
+                   "secret", "parameters": [GAME], "security": sec,
+        "responses": _responses((200, "Audit", "AuditOut"), 401, 403, 404)}})
     spec.path("/api/v1/games/{game_id}/history", operations={"get": {
         "summary": "The log, redacted for you", "parameters": [GAME], "security": sec,
         "responses": _responses((200, "History", "HistoryOut"), 401, 403, 404)}})

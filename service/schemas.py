@@ -116,3 +116,9 @@ class VerifyOut(Schema):
     ok = fields.Boolean()
     events = fields.Integer()
     problem = fields.String()
+
+
+class AuditOut(Schema):
+    ok = fields.Boolean()
+    checked = fields.Integer()
+    problem = fields.String()

@@ -199,3 +199,21 @@ def test_text_that_is_not_valid_unicode_is_a_400(client):
     body = '{"game": "test-race", "players": [{"name": "a\\ud800", "email": "a@example.com"}]}'
     reply = client.post("/api/v1/games", data=body, content_type="application/json")
     assert reply.status_code == 400 and "Unicode" in reply.json["message"]
+
+
+def test_players_can_audit_the_draws_once_the_game_is_over(client, new_game):
+    gid, tokens = new_game(options={"target": 10})
+    early = client.get(f"/api/v1/games/{gid}/audit", headers=bearer(tokens[0])).json
+    assert early["ok"] is False and "sealed" in early["problem"]
+    for _ in range(200):
+        state = client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[0])).json
+        if state["outcome"]:
+            break
+        seat = state["to_act"][0]
+        mine = client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[seat])).json
+        client.post(f"/api/v1/games/{gid}/moves", headers=bearer(tokens[seat]), json={
+            "move": mine["legal_moves"][0], "expected_version": mine["version"]})
+    audit = client.get(f"/api/v1/games/{gid}/audit", headers=bearer(tokens[1])).json
+    assert audit["ok"] is True and audit["checked"] > 2
+    verify = client.get(f"/api/v1/admin/games/{gid}/verify", headers=admin_headers()).json
+    assert verify["ok"] is True
