@@ -63,3 +63,16 @@ def audit_tapes(store: EventStore, game_id: str) -> TapeAudit:
 def _game(kind: str):
     from games import registry
     return registry.get(kind)
+
+
+def cached_audit(store: EventStore, game_id: str) -> TapeAudit:
+    """The audit of a finished game, computed once (its log no longer changes... unless
+    an admin rewinds it, so the cache is keyed by the log's version)."""
+    version = store.version(game_id)
+    cached = store.get_json(game_id, "audit")
+    if cached and cached.get("version") == version:
+        return TapeAudit(cached["ok"], cached["checked"], cached["problem"])
+    result = audit_tapes(store, game_id)
+    store.put_json(game_id, "audit", {"version": version, "ok": result.ok,
+                                      "checked": result.checked, "problem": result.problem})
+    return result

@@ -12,6 +12,7 @@ import json
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
+from events.audit import cached_audit
 from events.store import ConflictError
 from games.protocol import IllegalMove
 from service.api import history_lines
@@ -39,6 +40,7 @@ def _page(link: Link, token: str, post_url: str, *, status: int = 200, error: st
         rules=game.rules_summary(),
         play_token=play_token, play_url=url_for("play.page", token=play_token),
         undo=runtime.games.pending_undo(link.game_id),
+        audit=cached_audit(runtime.store, link.game_id) if table.ended else None,
         can_undo=not table.ended and runtime.games.last_move_by(link.game_id, link.seat)
         is not None,
         api_token=runtime.links.make(link.game_id, link.seat, "api"),

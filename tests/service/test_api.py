@@ -217,3 +217,8 @@ def test_players_can_audit_the_draws_once_the_game_is_over(client, new_game):
     assert audit["ok"] is True and audit["checked"] > 2
     verify = client.get(f"/api/v1/admin/games/{gid}/verify", headers=admin_headers()).json
     assert verify["ok"] is True
+    from flask import current_app
+    with client.application.app_context():
+        play_token = current_app.extensions["ravenpost"].links.make(gid, 0, "play")
+    page = client.get(f"/play/{play_token}").get_data(as_text=True)
+    assert "matches the secret revealed in the history" in page
