@@ -370,6 +370,22 @@ def _r_map_colors(state: State, e: Entry, m: Move, rng: GameRandom) -> None:
         treasures.draw_to_hand(state, e["seat"], color, rng)
 
 
+def _r_substitute(state: State, e: Entry, m: Move, rng: GameRandom) -> None:
+    """A colour was gone entirely: draw the chosen colour instead (into the hand, or among
+    the treasures of a shared quest still to be split)."""
+    pop(state)
+    card = treasures.draw(state, m["color"], rng)
+    if card is None:
+        return
+    if e["into"] == "hand":
+        _hand(state, e["seat"]).append(card)
+        return
+    for entry in reversed(state["pending"]):
+        if entry["kind"] == "keep_treasure" and entry["seat"] == e["seat"]:
+            entry["cards"].append(card)
+            return
+
+
 def _r_bard(state: State, e: Entry, m: Move, rng: GameRandom) -> None:
     if m["type"] == "done":
         pop(state)
@@ -410,6 +426,7 @@ DECISIONS: dict[str, tuple[Callable[[State, Entry], list[Move]],
     "map_discard": (_m_map_discard, _r_map_discard),
     "map_colors": (_m_map_colors, _r_map_colors),
     "bard": (_m_bard, _r_bard),
+    "substitute": (_m_draw, _r_substitute),
 }
 """Pending decision kind -> (legal moves, resolve). ``refill`` is automatic (see turn.py)."""
 

@@ -5,8 +5,8 @@ Readings of the rulebook where it is silent (the rulebook wins over every other 
 * Treasures are played or sold from the main turn menu, before or after the action, not in
   the middle of resolving one (the rulebook: "you can't spend some, play a treasure, and then
   spend more").
-* A treasure colour that is gone entirely (deck and discards empty) is replaced by the next
-  available colour in blue, red, yellow order for fixed-colour draws; colour choices only
+* A treasure colour that is gone entirely (deck and discards empty): the drawing player
+  chooses another colour (a ``draw`` move in a ``substitute`` decision); colour choices only
   offer colours that can still be drawn.
 * Selling down to the hand size may sell any card; cards without a price give 0 coins.
 * Fighter/Ranger/Wizard trigger when you craft for a quest of their hero type, started or

@@ -182,11 +182,18 @@ def complete(state: State, seat: int, index: int, rng: GameRandom) -> list[dict[
     follow: list[dict[str, Any]] = []
     if partner is None:
         for color in colors:
-            treasures.draw_to_hand(state, seat, color, rng)
+            treasures.draw_to_hand(state, seat, color, rng, follow)
         receivers = [seat]
     else:
-        drawn = [c for c in (treasures.draw(state, color, rng) for color in colors) if c]
-        keep = len(drawn) // 2 if len(drawn) > 1 else len(drawn)
+        drawn = []
+        for color in colors:
+            card = treasures.draw(state, color, rng)
+            if card is not None:
+                drawn.append(card)
+            elif treasures.available_colors(state):
+                follow.append(treasures.substitute(seat, color, "keep"))
+        total = len(drawn) + len(follow)
+        keep = total // 2 if total > 1 else total
         follow.append({"kind": "keep_treasure", "seat": seat, "cards": drawn, "keep": keep,
                        "partner": partner})
         receivers = [seat, partner]

@@ -40,16 +40,17 @@ def available_colors(state: State) -> list[str]:
 
 def draw(state: State, color: str, rng: GameRandom) -> str | None:
     """Draw one card of ``color``; when its deck is out, remove a Scroll from the discards and
-    reshuffle them. A colour that is gone entirely is replaced by the next available colour
-    (blue, red, yellow order). ``None`` if no treasure is left at all."""
-    order = [color] + [c for c in cards.COLORS if c != color]
-    for c in order:
-        if not state["treasure_decks"][c] and state["discards"][c]:
-            _reshuffle(state, c, rng)
-        deck = state["treasure_decks"][c]
-        if deck:
-            return deck.pop()
-    return None
+    reshuffle them. ``None`` if that colour is gone entirely (deck and discards empty): then
+    the player chooses another colour (see :func:`draw_to_hand`)."""
+    if not state["treasure_decks"][color] and state["discards"][color]:
+        _reshuffle(state, color, rng)
+    deck = state["treasure_decks"][color]
+    return deck.pop() if deck else None
+
+
+def substitute(seat: int, color: str, into: str) -> dict[str, Any]:
+    """The decision "that colour is gone: choose another colour to draw instead"."""
+    return {"kind": "substitute", "seat": seat, "missing": color, "into": into}
 
 
 def _reshuffle(state: State, color: str, rng: GameRandom) -> None:
@@ -63,11 +64,20 @@ def _reshuffle(state: State, color: str, rng: GameRandom) -> None:
     state["discards"][color] = []
 
 
-def draw_to_hand(state: State, seat: int, color: str, rng: GameRandom) -> str | None:
-    """Draw one treasure of ``color`` into ``seat``'s hand."""
+def draw_to_hand(state: State, seat: int, color: str, rng: GameRandom,
+                 follow: list[dict[str, Any]] | None = None) -> str | None:
+    """Draw one treasure of ``color`` into ``seat``'s hand. If that colour is gone entirely,
+    the player chooses another colour (rulebook: "Players should choose another color to draw
+    instead"): the choice is queued (into ``follow`` if given, else on the stack)."""
     card = draw(state, color, rng)
     if card is not None:
         guild.player(state, seat)["hand"].append(card)
+    elif available_colors(state):
+        entry = substitute(seat, color, "hand")
+        if follow is None:
+            push(state, entry)
+        else:
+            follow.append(entry)
     return card
 
 

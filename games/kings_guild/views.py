@@ -118,6 +118,8 @@ def _decision(state: State, seat: int | None) -> dict[str, Any] | None:
             info["partner"] = arg["partner"]
             if seat == arg["seat"]:
                 info["cards"] = [treasure_card(c) for c in arg["cards"]]
+        if arg["kind"] == "substitute":
+            info["instead_of"] = arg["missing"]
         if arg["kind"] == "gather":
             info["picks"] = list(arg["picks"])
         return info

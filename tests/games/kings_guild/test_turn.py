@@ -332,16 +332,64 @@ def test_rule_running_out_of_treasure_deck_removes_scroll_and_reshuffles(kg):
     assert len(s["treasure_decks"]["yellow"]) == 26 and s["discards"]["yellow"] == []
 
 
-def test_rule_treasure_colour_gone_entirely_draws_another(kg):
-    from games.kings_guild import treasures
-    from games.rng import RecordingRandom
-
-    s = kg.new()
+def _red_gone(kg, s):
     s["treasures_boxed"].extend(s["treasure_decks"]["red"])
     s["treasure_decks"]["red"] = []
+
+
+def test_rule_treasure_colour_gone_entirely_player_chooses_another(kg):
+    """Running out: "that color of treasure is no longer available. Players should choose
+    another color to draw instead." Dagger of Crush the Orc Rebellion gives a blue treasure;
+    Protect the Eastern Ramparts (Sword, 2 metal) gives a red one."""
+    from games.kings_guild import treasures
+
+    s = kg.new()
+    _red_gone(kg, s)
     assert "red" not in treasures.available_colors(s)
-    card = treasures.draw(s, "red", RecordingRandom(1))
-    assert cards.treasure(card)["color"] == "blue"
+    assert treasures.draw(s, "red", RecordingRandom(1)) is None
+    qid = kg.quest_id("Protect the Eastern Ramparts")
+    kg.slot(s, 0, qid)
+    kg.give(s, 0, metal=2)
+    kg.play(s, 0, {"type": "craft", "slot": 0, "items": [0]})
+    assert s["guilds"][0]["hand"] == []
+    assert kg.top(s)["kind"] == "substitute" and kg.top(s)["missing"] == "red"
+    assert kg.moves(s, 0) == [{"type": "draw", "color": "blue"},
+                              {"type": "draw", "color": "yellow"}]
+    assert kg.game.view(s, 0)["decision"]["instead_of"] == "red"
+    kg.play(s, 0, {"type": "draw", "color": "yellow"})
+    assert [cards.treasure(c)["color"] for c in s["guilds"][0]["hand"]] == ["yellow"]
+
+
+def test_rule_treasure_colour_gone_shared_quest_completer_chooses_then_keeps(kg):
+    """Fight Off the Sharkskin Gnolls (Sword 3 metal; Robe 2 cloth 1 leather) gives red +
+    blue; with red gone the completer chooses the replacement before keeping one."""
+    s = kg.new()
+    _red_gone(kg, s)
+    qid = kg.quest_id("Fight Off the Sharkskin Gnolls")
+    kg.slot(s, 0, qid)
+    s["quest_slots"][0]["crafted"] = [1, None]
+    kg.give(s, 0, cloth=2, leather=1)
+    kg.play(s, 0, {"type": "craft", "slot": 0, "items": [1]})
+    assert kg.top(s)["kind"] == "substitute"
+    kg.play(s, 0, {"type": "draw", "color": "yellow"})
+    top = kg.top(s)
+    assert top["kind"] == "keep_treasure" and top["keep"] == 1
+    assert sorted(cards.treasure(c)["color"] for c in top["cards"]) == ["blue", "yellow"]
+    kg.play(s, 0, {"type": "keep", "index": 1})
+    assert len(s["guilds"][0]["hand"]) == 1 and len(s["guilds"][1]["hand"]) == 1
+
+
+def test_rule_treasure_colour_gone_adventurer_chooses(kg):
+    s = kg.new()
+    _red_gone(kg, s)
+    kg.row(s, ["Adventurer"])
+    kg.play(s, 0, {"type": "hire", "index": 0, "space": "top"})
+    assert sorted(cards.treasure(c)["color"] for c in s["guilds"][0]["hand"]) == [
+        "blue", "yellow"]
+    assert kg.top(s)["kind"] == "substitute"
+    kg.play(s, 0, {"type": "draw", "color": "blue"})
+    assert sorted(cards.treasure(c)["color"] for c in s["guilds"][0]["hand"]) == [
+        "blue", "blue", "yellow"]
 
 
 def test_rule_illegal_moves_leave_state_unchanged(kg):
