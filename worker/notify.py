@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from markupsafe import Markup
 
 from events.store import key
-from worker.mail import Email
+from worker.mail import Email, MailError
 from worker.projection import notice_done
 from worker.runtime import Runtime
 
@@ -37,7 +37,7 @@ def _local_time(iso: str | None, tz: str | None) -> str | None:
 
 def _send_once(rt: Runtime, marker: str, build, done) -> bool:
     """Send the email ``build()`` makes unless ``marker`` says it went already."""
-    if rt.redis.get(marker) == "sent":
+    if rt.redis.get(marker) in ("sent", "rejected"):
         done()
         return False
     if not rt.redis.set(marker, "sending", nx=True, ex=LEASE_SECONDS):
@@ -46,6 +46,15 @@ def _send_once(rt: Runtime, marker: str, build, done) -> bool:
         email = build()
         if email is not None:
             rt.mail.send(email)
+    except MailError as exc:
+        if exc.transient:  # the sweep enqueues it again later
+            rt.redis.delete(marker)
+            raise
+        # rejected for good (a bad address, say): retrying would fail forever
+        log.error("email %s rejected for good, not retried: %s", marker, exc)
+        rt.redis.set(marker, "rejected")
+        done()
+        return False
     except BaseException:
         rt.redis.delete(marker)
         raise

@@ -170,3 +170,18 @@ def test_projection_writes_a_snapshot_every_so_many_events(rt):
     assert every <= rt.replayer.snapshot_version(gid) <= every + 1
     assert rt.replayer.snapshot(gid).state == rt.games.load(
         gid, at=rt.replayer.snapshot_version(gid)).state
+
+
+def test_an_email_rejected_for_good_is_not_retried_forever(rt, game, monkeypatch):
+    attempts = []
+
+    def reject(email):
+        attempts.append(email.to)
+        raise MailError("HTTP 400 invalid address", status=400, transient=False)
+
+    monkeypatch.setattr(rt.mail, "send", reject)
+    jobs.project(game)
+    jobs.sweep()
+    jobs.sweep()
+    assert sorted(attempts) == ["ada@example.com", "bo@example.com"]
+    assert pending_notices(rt) == []
