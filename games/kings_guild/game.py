@@ -15,7 +15,8 @@ Readings of the rulebook where it is silent (the rulebook wins over every other 
 * The Vizier's offering is made automatically at the end of your final turn if you have a
   free sigil.
 * The Funeral winner who has no legal space for the King's Statue does not build or pay.
-* The most-Charms bonus needs at least one Charm; the Tavern does not count the baggage.
+* The most-Charms bonus needs at least one Charm; the Aristocrat's baggage is not a specialist:
+  the Tavern does not count it and it does not fill a chamber for scoring.
 * Stall breaker (option ``stall_breaker``, off by default, NOT in the rulebook): five full
   rounds without any quest leaving the board retire the oldest quest, so that a game in which
   nobody can finish a quest still reaches the Offering to the Council.

@@ -43,7 +43,11 @@ def room_points(state: State, seat: int) -> dict[str, int]:
     """Prestige of each room: printed value, chambers only if full, star rooms by formula."""
     p = guild.player(state, seat)
     heroes, items = _quest_icons(state, seat)
-    use = guild.space_use(state, seat)
+    # "chambers only score if occupied by specialists": the Aristocrat's baggage token takes
+    # a place but is not a specialist
+    use = {name: 0 for name in guild.space_capacity(state, seat)}
+    for s in p["specialists"]:
+        use[s["space"]] += 1
     cap = guild.space_capacity(state, seat)
     out = {}
     for room in p["rooms"]:

@@ -155,6 +155,20 @@ def test_room_chambers_score_only_when_occupied(kg, room, spaces, points):
     assert _points(kg, s, room) == points
 
 
+def test_room_chambers_need_specialists_the_aristocrats_baggage_does_not_count(kg):
+    s = kg.new()
+    kg.room(s, 0, "Kitchen", 0, 1)
+    kg.room(s, 0, "Barracks", 1, 1)
+    kg.hire(s, 0, "Aristocrat")
+    s["guilds"][0]["baggage"] = "Kitchen"
+    assert _points(kg, s, "Kitchen") == 0
+    kg.hire(s, 0, "Miner", "Barracks")
+    s["guilds"][0]["baggage"] = "Barracks"
+    assert _points(kg, s, "Barracks") == 0
+    kg.hire(s, 0, "Tanner", "Kitchen")
+    assert _points(kg, s, "Kitchen") == 3
+
+
 def test_room_warehouse_storage_and_prestige(kg):
     s = kg.new(guilds=["Explorers League", "Craft Collective"])
     kg.room(s, 0, "Warehouse", 0, 0)
