@@ -117,3 +117,32 @@ def test_rule_data_counts_exact():
     assert len(cards.MASTER_ROOMS) == 14
     assert cards.rooms()["Great Hall"]["occupied_prestige"] == 11
     assert cards.rooms()["Bedchamber"]["occupied_prestige"] == 7
+
+
+MATS = {  # the six player boards: bonus spaces (x, y) as printed
+    "A": {"metal": (0, 1), "wood": (1, 2), "leather": (2, 1), "cloth": (3, 0), "coins": (3, 2)},
+    "B": {"metal": (3, 2), "wood": (3, 0), "leather": (0, 1), "cloth": (2, 1), "coins": (1, 2)},
+    "C": {"metal": (2, 1), "wood": (3, 2), "leather": (3, 0), "cloth": (1, 2), "coins": (0, 1)},
+    "D": {"metal": (1, 1), "wood": (0, 0), "leather": (2, 2), "cloth": (3, 1), "coins": (0, 2)},
+    "E": {"metal": (0, 0), "wood": (3, 1), "leather": (0, 2), "cloth": (1, 1), "coins": (2, 2)},
+    "F": {"metal": (2, 2), "wood": (1, 1), "leather": (0, 0), "cloth": (0, 2), "coins": (3, 1)},
+}
+
+
+@pytest.mark.parametrize("mat", sorted(MATS))
+def test_board_player_board_bonus_spaces(kg, mat):
+    """Each player board: guild tile at the top centre, four bonus resources and +2 coins;
+    covering a bonus space with a room pays it out."""
+    from games.kings_guild import rooms
+
+    assert cards.boards()["guild_cells"] == [[1, 0], [2, 0]]
+    printed = {f"{x}_{y}": bonus for bonus, (x, y) in MATS[mat].items()}
+    assert cards.boards()["mats"][mat] == printed
+    for bonus, (x, y) in MATS[mat].items():
+        s = kg.new()
+        s["guilds"][0]["mat"] = mat
+        rooms.place(s, 0, "Kitchen", x, y, 0)
+        if bonus == "coins":
+            assert kg.coins(s, 0) == 12 and kg.res(s, 0) == {}
+        else:
+            assert kg.coins(s, 0) == 10 and kg.res(s, 0) == {bonus: 1}
