@@ -74,8 +74,9 @@ def move_label(state: State, seat: int, move: Move) -> str:
     if kind == "bid":
         return f"Bid {move['amount']} coins for the King's Statue"
     if kind == "keep":
-        drawn = state["pending"][-1]["cards"] if state["pending"] else []
-        if 0 <= move["index"] < len(drawn):
+        entry = state["pending"][-1] if state["pending"] else {}
+        drawn = entry.get("cards", []) if entry.get("seat") == seat else []
+        if isinstance(move.get("index"), int) and 0 <= move["index"] < len(drawn):
             return f"Keep {_card(drawn[move['index']])} (pass the rest)"
     return plain_label(move)
 

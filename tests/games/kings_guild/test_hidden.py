@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+from games.kings_guild import cards
+
 BOTS = {"stall_breaker": True}  # random bots may deadlock; the house rule ends such games
 
 
@@ -42,6 +44,13 @@ def test_hidden_kept_treasure_not_in_move_or_log(kg):
     assert kg.game.describe(event, 1) == "A kept one treasure and passed the rest."
     assert kg.game.describe(event, None) == "A kept one treasure and passed the rest."
     assert "cards" not in kg.game.view(s, 1)["decision"]
+    drawn = [cards.treasure_name(c) for c in kg.top(s)["cards"]]
+    assert drawn[0] in kg.game.move_label(s, 0, moves[0])
+    for seat in (1, None):
+        label = kg.game.move_label(s, seat, moves[0])
+        assert not any(name in label for name in drawn)
+    assert "Your hand" not in kg.game.summary(s, None)
+    assert kg.game.view(s, None)["hand"] == []
 
 
 def test_hidden_describe_every_move_type_is_one_line(kg):
