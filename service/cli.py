@@ -196,7 +196,12 @@ def bots() -> None:
 @click.option("--options", "options_json", default="{}", help="Game options as JSON.")
 @_friendly
 def bots_play(kind: str, n_players: int, n_games: int, seed: int, options_json: str) -> None:
-    """Play whole games through the event store (REDIS_URL, else a temporary Redis)."""
+    """Play whole games through the event store (REDIS_URL, else a temporary Redis).
+
+    Every move goes through the same decide-and-append path as a player's; the rules'
+    invariants are checked after each move and, after each game, the hash chain and a
+    rebuild from event 1 against the live state.
+    """
     from events.gameplay import GameService
     from events.store import EventStore
     from games import registry
@@ -226,6 +231,7 @@ def bots_play(kind: str, n_players: int, n_games: int, seed: int, options_json: 
                         service.play(gid, seat, move, table.version)
                         moves += 1
                         table = service.load(gid)
+                        table.game.check_invariants(table.state)
                     rebuilt = service.replayer.load(gid, use_snapshot=False)
                     if rebuilt.state != table.state or not service.store.verify(gid)[0]:
                         raise AssertionError("rebuild differs from the live state")
