@@ -70,3 +70,24 @@ def test_start_a_game_and_move_through_the_email_link(live_server, page, tmp_pat
     page.goto(move_link)  # the same link again: it shows the game, waiting for the other
     assert "Waiting for" in page.content()
     assert page.locator("input[name=move]").count() == 0
+
+
+@pytest.mark.parametrize("kind", [k for k in ("kings-guild", "architects", "feudum-guilds")])
+def test_each_shipped_game_starts_in_the_lobby_and_takes_a_move_from_the_email(
+        live_server, page, kind):
+    page.goto(live_server + "/")
+    page.select_option("select[name=game]", kind)
+    for i, name in enumerate(["Ada", "Bo", "Cy"]):
+        page.fill(f"input[name=name{i}]", name)
+        page.fill(f"input[name=email{i}]", f"{name.lower()}@example.com")
+    page.click("button[type=submit]")
+    assert "has begun" in page.content()
+    page.goto(live_server + "/dev/mail/")
+    page.locator("a", has_text="Your move").first.click()
+    page.goto(page.locator("pre a[href*='/m/']").first.get_attribute("href"))
+    if page.locator("input[name=move]").count():
+        page.locator("input[name=move]").first.check()
+    else:
+        page.select_option("select[name=move]", index=0)
+    page.click("text=Make this move")
+    page.wait_for_selector("text=Your move was recorded")
