@@ -17,9 +17,9 @@ Readings of the rulebook where it is silent (the rulebook wins over every other 
 * The Funeral winner who has no legal space for the King's Statue does not build or pay.
 * The most-Charms bonus needs at least one Charm; the Aristocrat's baggage is not a specialist:
   the Tavern does not count it and it does not fill a chamber for scoring.
-* Stall breaker (option ``stall_breaker``, off by default, NOT in the rulebook): five full
-  rounds without any quest leaving the board retire the oldest quest, so that a game in which
-  nobody can finish a quest still reaches the Offering to the Council.
+* Stall breaker (option ``stall_breaker``, on by default, NOT in the rulebook): five full
+  rounds in which nobody crafts and no quest leaves the board retire the oldest quest, so that
+  a game in which nobody can finish a quest still reaches the Offering to the Council.
 """
 
 from __future__ import annotations
@@ -34,11 +34,13 @@ from games.rng import GameRandom
 
 OPTION_FIELDS: list[dict[str, Any]] = [
     {"name": "stall_breaker",
-     "label": "Stall breaker (house rule, NOT in the rulebook): after 5 full rounds in which no "
-              "quest leaves the board, the oldest quest is retired",
-     "type": "bool", "default": False},
+     "label": "Stall breaker (house rule, NOT in the rulebook): after 5 full rounds in which "
+              "nobody crafts and no quest leaves the board, the oldest quest is retired "
+              "(switch off for the pure rulebook game)",
+     "type": "bool", "default": True},
 ]
-"""Lobby options. The stall breaker is off by default: the rulebook's game."""
+"""Lobby options. The stall breaker is on by default (see RULES.md for why): a table in which
+nobody can ever finish a quest has no way to continue under the rulebook."""
 
 
 class KingsGuild(Game):
@@ -48,8 +50,9 @@ class KingsGuild(Game):
     name = "The King's Guild"
     min_players = 1
     max_players = 6
-    # 2: the stall breaker became an option (off by default); a colour that is gone entirely
-    # is replaced by the drawing player's choice; chambers score only with specialists.
+    # 2: the stall breaker became an option (a craft also resets its count); a colour that is
+    # gone entirely is replaced by the drawing player's choice; chambers score only with
+    # specialists. Snapshots folded by rules 1 are refolded from the events.
     rules_version = "2"
 
     def option_fields(self) -> list[dict[str, Any]]:

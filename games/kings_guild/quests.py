@@ -145,6 +145,7 @@ def craft(state: State, seat: int, index: int, items: list[int], rng: GameRandom
         p["coins"] += value
     for i in items:
         slot["crafted"][i] = seat
+    state["stale_turns"] = 0
     triggers: list[dict[str, Any]] = []
     hero_name, color = HERO_SPECIALISTS[quest["hero"]]
     if guild.has_specialist(state, seat, hero_name) and seat not in slot["hero_bonus"]:
@@ -223,10 +224,11 @@ def refill(state: State, index: int) -> None:
 
 
 def retire_stale_quest(state: State) -> None:
-    """Service rule against deadlock (not in the rulebook): after ``STALE_ROUNDS`` rounds in
-    which no quest left the board, the oldest quest without a sigil leaves the game (if every
-    quest carries a sigil, the oldest goes to its sigil owner, without treasure) and the slot
-    is refilled, so the deck keeps moving towards the Offering to the Council."""
+    """Option ``stall_breaker`` (not in the rulebook): after ``STALE_ROUNDS`` rounds in which
+    nobody crafted and no quest left the board, the oldest quest without a sigil leaves the
+    game (if every quest carries a sigil, the oldest goes to its sigil owner, without
+    treasure) and the slot is refilled, so the deck keeps moving towards the Offering to the
+    Council."""
     filled = [i for i, s in enumerate(state["quest_slots"]) if s]
     if not filled:
         return

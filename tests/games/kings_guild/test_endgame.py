@@ -189,9 +189,9 @@ def test_rule_scoring_tie_break_on_coins(kg):
     assert set(out["sheet"][0]) >= set(scoring.CATEGORIES) | {"total"}
 
 
-def test_option_stall_breaker_off_by_default_is_the_rulebook_game(kg):
+def test_option_stall_breaker_off_is_the_rulebook_game(kg):
     """Without the option nothing leaves the board however long nobody finishes a quest."""
-    s = kg.new(2)
+    s = kg.new(2, options={"stall_breaker": False})
     assert s["options"] == {"stall_breaker": False}
     first = [sl["quest"] for sl in s["quest_slots"]]
     deck = list(s["quest_deck"])
@@ -206,9 +206,10 @@ def test_option_stall_breaker_is_offered_in_the_lobby_and_validated(kg):
 
     fields = kg.game.option_fields()
     assert [f["name"] for f in fields] == ["stall_breaker"]
-    assert fields[0]["type"] == "bool" and fields[0]["default"] is False
+    assert fields[0]["type"] == "bool" and fields[0]["default"] is True
     assert "NOT in the rulebook" in fields[0]["label"]
-    assert kg.game.normalize_options({}, 3) == {"stall_breaker": False}
+    assert kg.game.normalize_options({}, 3) == {"stall_breaker": True}
+    assert kg.game.normalize_options({"stall_breaker": False}, 3) == {"stall_breaker": False}
     assert kg.game.normalize_options({"stall_breaker": True}, 3) == {"stall_breaker": True}
     with pytest.raises(IllegalMove):
         kg.game.normalize_options({"stall_breaker": "yes"}, 3)
@@ -230,6 +231,27 @@ def test_option_stall_breaker_on_gives_a_sigil_quest_to_its_owner(kg):
     assert qid in s["guilds"][1]["quests"]
     assert len(s["guilds"][1]["hand"]) == hand
     assert s["quest_slots"][0] is not None and s["quest_slots"][0]["quest"] != qid
+
+
+def test_option_stall_breaker_on_waits_while_players_craft(kg):
+    """A craft (even one that only starts a quest) resets the count of idle rounds."""
+    s = kg.new(2)
+    assert s["options"] == {"stall_breaker": True}
+    first = [sl["quest"] for sl in s["quest_slots"]]
+    for _ in range(9):
+        _pass(kg, s, s["current"])
+    qid = kg.quest_id("Explore Bluevein Isle")
+    kg.slot(s, 4, qid)
+    first[4] = qid
+    seat = s["current"]
+    kg.give(s, seat, cloth=3)
+    kg.play(s, seat, {"type": "craft", "slot": 4, "items": [0]})
+    kg.play(s, seat, {"type": "end_turn"})  # the crafting turn is the first idle one
+    for _ in range(8):
+        _pass(kg, s, s["current"])
+    assert [sl["quest"] for sl in s["quest_slots"]] == first
+    _pass(kg, s, s["current"])
+    assert len(s["quests_removed"]) == 1
 
 
 def test_option_stall_breaker_on_retires_the_oldest_quest(kg):

@@ -324,7 +324,9 @@ def test_specialist_aristocrat_baggage_in_chamber(kg):
     assert s["guilds"][0]["baggage"] == "Kitchen"
     from games.kings_guild import scoring
 
-    assert scoring.room_points(s, 0)["Kitchen"] == 3
+    # the baggage takes the Kitchen's place but is not a specialist: the Kitchen stays empty
+    assert scoring.room_points(s, 0)["Kitchen"] == 0
+    assert scoring.score_sheet(s)[0]["specialists"] == 6
 
 
 def test_specialist_craftswoman_extra_craft(kg):
