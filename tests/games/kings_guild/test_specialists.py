@@ -419,6 +419,31 @@ def test_specialist_vizier_offering_without_action(kg):
     assert s["guilds"][0]["offered"]
 
 
+def test_specialist_vizier_no_offering_without_a_free_sigil_and_not_before_final_turn(kg):
+    s = kg.new()
+    kg.hire(s, 0, "Vizier")
+    for slot, qid in ((1, 2), (2, 3)):
+        kg.slot(s, slot, qid)
+        s["quest_slots"][slot]["crafted"] = [0, None]
+    kg.play(s, 0, {"type": "gather"})
+    kg.play(s, 0, {"type": "take", "resource": "wood"})
+    kg.play(s, 0, {"type": "done"})
+    kg.play(s, 0, {"type": "end_turn"})
+    assert not s["guilds"][0]["offered"]  # not a final turn yet
+    s["council_drawn"] = True
+    s["final_turns_left"] = 2
+    kg.play(s, 1, {"type": "gather"})
+    kg.play(s, 1, {"type": "take", "resource": "wood"})
+    kg.play(s, 1, {"type": "done"})
+    kg.play(s, 1, {"type": "end_turn"})
+    kg.play(s, 0, {"type": "gather"})
+    kg.play(s, 0, {"type": "take", "resource": "cloth"})
+    kg.play(s, 0, {"type": "done"})
+    kg.play(s, 0, {"type": "end_turn"})
+    assert s["over"] and not s["guilds"][0]["offered"]
+    assert s["outcome"]["sheet"][0]["offering"] == 0
+
+
 def test_specialist_witch_takes_single_item_quest(kg):
     s = kg.new()
     kg.slot(s, 1, DAGGER)
