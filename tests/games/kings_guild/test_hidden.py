@@ -83,3 +83,49 @@ def test_rule_invariants_catch_a_duplicated_card_and_negative_coins(kg):
     s["guilds"][1]["coins"] = -1
     with pytest.raises(AssertionError, match="negative coins"):
         kg.game.check_invariants(s)
+
+
+def test_rule_legal_moves_are_exactly_what_apply_accepts():
+    """At sampled positions of a random game every listed move is accepted, and variants of
+    them (another seat, other values) are rejected with IllegalMove, state unchanged."""
+    import copy
+    import random
+
+    import pytest
+
+    from games.kings_guild import GAME
+    from games.protocol import IllegalMove
+    from games.rng import RecordingRandom
+
+    chooser = random.Random(3)
+    state = GAME.setup(["A", "B", "C"], BOTS, RecordingRandom(5))
+    checked = 0
+    while GAME.outcome(state) is None:
+        seat = chooser.choice(sorted(GAME.to_act(state)))
+        legal = GAME.legal_moves(state, seat)
+        if checked % 7 == 0:
+            for move in chooser.sample(legal, min(4, len(legal))):
+                trial = copy.deepcopy(state)
+                GAME.apply(trial, seat, copy.deepcopy(move), RecordingRandom(1))
+            variants = []
+            for move in legal[:6]:
+                for key, value in move.items():
+                    if isinstance(value, int) and not isinstance(value, bool):
+                        variants.append({**move, key: value + 97})
+                    if isinstance(value, str) and key != "type":
+                        variants.append({**move, key: value + "x"})
+                variants.append({**move, "extra": 1})
+            before = copy.deepcopy(state)
+            for bad in variants:
+                if bad in legal:
+                    continue
+                with pytest.raises(IllegalMove):
+                    GAME.apply(state, seat, bad, RecordingRandom(1))
+            others = [s for s in range(3) if s not in GAME.to_act(state)]
+            for other in others:
+                with pytest.raises(IllegalMove):
+                    GAME.apply(state, other, legal[0], RecordingRandom(1))
+            assert state == before
+        checked += 1
+        GAME.apply(state, seat, chooser.choice(legal), RecordingRandom(chooser.getrandbits(32)))
+    assert checked > 100
