@@ -9,9 +9,9 @@ Readings of the rulebook where it is silent (the rulebook wins over every other 
   chooses another colour (a ``draw`` move in a ``substitute`` decision); colour choices only
   offer colours that can still be drawn.
 * Selling down to the hand size may sell any card; cards without a price give 0 coins.
-* Fighter/Ranger/Wizard trigger when you craft for a quest of their hero type, started or
-  finished, once per quest per player. The Appraiser also triggers for the first crafter of a
-  shared quest when they receive the passed treasure.
+* Fighter/Ranger/Wizard trigger when you gain treasure from a quest of their hero type (the
+  rulebook's timing icon): the finisher, and the starter of a shared quest when the passed
+  treasure arrives; once per quest. The Appraiser likewise triggers for both.
 * The Vizier's offering is made automatically at the end of your final turn if you have a
   free sigil.
 * The Funeral winner who has no legal space for the King's Statue does not build or pay.

@@ -26,7 +26,7 @@ HERO_SPECIALISTS = {"warrior": ("Fighter", "red"), "rogue": ("Ranger", "yellow")
 def new_slot(qid: int) -> dict[str, Any]:
     """A quest card face up in a slot, nothing crafted yet."""
     items = len(cards.quests()[qid]["items"]) if qid in cards.quests() else 0
-    return {"quest": qid, "crafted": [None] * items, "hero_bonus": [], "since": 0}
+    return {"quest": qid, "crafted": [None] * items, "since": 0}
 
 
 def has_sigil(slot: dict[str, Any] | None) -> bool:
@@ -126,7 +126,7 @@ def craft_options(state: State, seat: int) -> list[dict[str, Any]]:
 def craft(state: State, seat: int, index: int, items: list[int], rng: GameRandom) -> None:
     """Pay for and craft ``items`` of the quest in ``index``; earn their coins (Fortune Potion
     doubles one item each, best first); complete the quest if nothing is left; then queue the
-    craft triggers (Fighter/Ranger/Wizard, Thug, Warlock)."""
+    craft triggers (Thug, Warlock)."""
     p = guild.player(state, seat)
     slot = state["quest_slots"][index]
     qid = slot["quest"]
@@ -147,11 +147,6 @@ def craft(state: State, seat: int, index: int, items: list[int], rng: GameRandom
         slot["crafted"][i] = seat
     state["stale_turns"] = 0
     triggers: list[dict[str, Any]] = []
-    hero_name, color = HERO_SPECIALISTS[quest["hero"]]
-    if guild.has_specialist(state, seat, hero_name) and seat not in slot["hero_bonus"]:
-        slot["hero_bonus"].append(seat)
-        triggers.append({"kind": "hero_bonus", "seat": seat, "color": color,
-                         "specialist": hero_name})
     if guild.has_specialist(state, seat, "Thug"):
         triggers.append({"kind": "thug", "seat": seat})
     if guild.has_specialist(state, seat, "Warlock"):
@@ -163,8 +158,8 @@ def craft(state: State, seat: int, index: int, items: list[int], rng: GameRandom
 
 def complete(state: State, seat: int, index: int, rng: GameRandom) -> list[dict[str, Any]]:
     """The quest in ``index`` is complete: hand out the card and the treasures, return the
-    sigil and the Thug token, and return the decisions that follow (keep a treasure, the
-    Appraiser, refilling the slot)."""
+    sigil and the Thug token, and return the decisions that follow (keep a treasure,
+    Fighter/Ranger/Wizard, the Appraiser, refilling the slot)."""
     slot = state["quest_slots"][index]
     qid = slot["quest"]
     others = [c for c in slot["crafted"] if c is not None and c != seat]
@@ -198,6 +193,13 @@ def complete(state: State, seat: int, index: int, rng: GameRandom) -> list[dict[
         follow.append({"kind": "keep_treasure", "seat": seat, "cards": drawn, "keep": keep,
                        "partner": partner})
         receivers = [seat, partner]
+    hero_name, color = HERO_SPECIALISTS[cards.quests()[qid]["hero"]]
+    for who in receivers:
+        # Fighter/Ranger/Wizard: "When you gain treasure from a quest of the indicated hero
+        # type" - the finisher and the starter of a shared quest, once per quest
+        if guild.has_specialist(state, who, hero_name):
+            follow.append({"kind": "hero_bonus", "seat": who, "color": color,
+                           "specialist": hero_name})
     for who in receivers:
         if guild.has_specialist(state, who, "Appraiser"):
             follow.append({"kind": "appraiser", "seat": who})

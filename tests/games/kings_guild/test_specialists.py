@@ -247,20 +247,38 @@ def test_specialist_wizard_mage_quest_blue_treasure(kg):
     _hero_bonus(kg, "Wizard", DAGGER, "blue", {"wood": 1, "metal": 1})
 
 
-def test_specialist_wizard_only_once_per_quest(kg):
+def test_specialist_wizard_when_treasure_is_gained_starter_and_finisher_once_per_quest(kg):
+    """Timing (hero icon): "When you gain treasure from a quest of the indicated hero type";
+    "whether you started or finished the quest, but only once per quest". Starting a quest
+    gains no treasure yet; the starter's bonus comes when the passed treasure arrives."""
     s = kg.new()
     kg.hire(s, 0, "Wizard")
-    kg.slot(s, 0, CLOAK_BOOTS)
+    kg.slot(s, 0, CLOAK_BOOTS)  # Explore Bluevein Isle: mage
     kg.give(s, 0, cloth=3)
     kg.play(s, 0, {"type": "craft", "slot": 0, "items": [0]})
-    kg.play(s, 0, {"type": "skip"})
+    assert all(e["kind"] != "hero_bonus" for e in s["pending"])
     kg.play(s, 0, {"type": "end_turn"})
-    kg.play(s, 1, {"type": "gather"})
-    kg.play(s, 1, {"type": "take", "resource": "wood"})
-    kg.play(s, 1, {"type": "done"})
-    kg.play(s, 1, {"type": "end_turn"})
-    kg.give(s, 0, leather=3, metal=1)
-    kg.play(s, 0, {"type": "craft", "slot": 0, "items": [1]})
+    kg.give(s, 1, leather=3, metal=1)
+    kg.play(s, 1, {"type": "craft", "slot": 0, "items": [1]})
+    kg.play(s, 1, {"type": "keep", "index": 0})
+    assert kg.top(s) == {"kind": "hero_bonus", "seat": 0, "color": "blue",
+                         "specialist": "Wizard"}
+    assert kg.game.to_act(s) == {0}
+    coins = kg.coins(s, 0)
+    kg.play(s, 0, {"type": "pay_for_treasure"})
+    assert kg.coins(s, 0) == coins - 1 and len(s["guilds"][0]["hand"]) == 2
+    assert all(e["kind"] != "hero_bonus" for e in s["pending"])
+
+
+def test_specialist_fighter_no_bonus_for_a_quest_without_treasure(kg):
+    """A started quest that still carries the sigil at the end gives no treasure, so no
+    Fighter bonus; nor does the Witch's quest."""
+    s = kg.new()
+    kg.hire(s, 0, "Fighter")
+    qid = kg.quest_id("Brawl at Goldgrass Inn")  # warrior, Pants 3 leather
+    kg.slot(s, 0, qid)
+    kg.give(s, 0, leather=3)
+    kg.play(s, 0, {"type": "craft", "slot": 0, "items": [0]})
     assert all(e["kind"] != "hero_bonus" for e in s["pending"])
 
 
