@@ -87,11 +87,12 @@ def discard(state: State, card: str) -> None:
 
 
 def sell_price(state: State, seat: int, card: str) -> int:
-    """Coins for selling ``card`` (the Auctioneer pays 4 for Relics, Charms and Scrolls)."""
+    """Coins for selling ``card`` (the Auctioneer pays 4 for Relics, Charms and Scrolls; its
+    timing is "at any time during your turn", so not when selling down on another's turn)."""
     t = cards.treasure(card)
     price = t["sell"]
-    if t["category"] in ("Relic", "Charm", "Scroll") and guild.has_specialist(
-        state, seat, "Auctioneer"
+    if t["category"] in ("Relic", "Charm", "Scroll") and state["current"] == seat and (
+        guild.has_specialist(state, seat, "Auctioneer")
     ):
         price = max(price, 4)
     return price

@@ -175,6 +175,20 @@ def test_specialist_auctioneer_sells_relics_charms_scrolls_for_four(kg):
     assert kg.coins(s, 0) == before + 2
 
 
+def test_specialist_auctioneer_only_during_your_turn(kg):
+    """Infinity icon: "At any time during your turn". Selling down to the hand size on another
+    player's turn pays the printed price."""
+    from games.kings_guild import treasures
+
+    s = kg.new()
+    kg.hire(s, 1, "Auctioneer")
+    relic = kg.to_hand(s, 1, "Ancient Helm")
+    assert s["current"] == 0
+    assert treasures.sell_price(s, 1, relic) == 2
+    s["current"] = 1
+    assert treasures.sell_price(s, 1, relic) == 4
+
+
 def test_specialist_bard_moves_specialists(kg):
     s = kg.new()
     kg.hire(s, 0, "Bard")
