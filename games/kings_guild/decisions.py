@@ -40,7 +40,7 @@ def _m_start_treasure(state: State, e: Entry) -> list[Move]:
 
 def _m_place_room(state: State, e: Entry) -> list[Move]:
     return [{"type": "place", "room": e["room"], "x": x, "y": y}
-            for x, y in rooms.positions(state, e["seat"], e["room"])]
+            for x, y in rooms.positions(state, e["seat"], e["room"], e.get("expand", False))]
 
 
 def _m_gather(state: State, e: Entry) -> list[Move]:
@@ -86,7 +86,7 @@ def _m_warlock(state: State, e: Entry) -> list[Move]:
 
 
 def _m_contract(state: State, e: Entry) -> list[Move]:
-    return specialists.hire_options(state, e["seat"])
+    return specialists.hire_options(state, e["seat"], expand=False)
 
 
 def _m_overseer(state: State, e: Entry) -> list[Move]:
@@ -210,7 +210,7 @@ def _r_start_treasure(state: State, e: Entry, m: Move, rng: GameRandom) -> None:
 
 def _r_place_room(state: State, e: Entry, m: Move, rng: GameRandom) -> None:
     pop(state)
-    rooms.place(state, e["seat"], e["room"], m["x"], m["y"], e["price"])
+    rooms.place(state, e["seat"], e["room"], m["x"], m["y"], e["price"], e.get("expand", False))
 
 
 def _r_gather(state: State, e: Entry, m: Move, rng: GameRandom) -> None:
@@ -273,8 +273,9 @@ def _r_warlock(state: State, e: Entry, m: Move, rng: GameRandom) -> None:
 
 
 def _r_hire(state: State, e: Entry, m: Move, rng: GameRandom) -> None:
+    """The Contract: hire without an action (so not with the Recruiter, an Expand ability)."""
     pop(state)
-    specialists.hire(state, e["seat"], m, rng)
+    specialists.hire(state, e["seat"], m, rng, expand=False)
 
 
 def _r_overseer(state: State, e: Entry, m: Move, rng: GameRandom) -> None:

@@ -36,7 +36,7 @@ def _resolve(state: State) -> None:
     best = max(bids.values())
     top = [s for s, a in bids.items() if a == best]
     winner = top[0] if len(top) == 1 else None
-    if winner is not None and not rooms.positions(state, winner, rooms.STATUE):
+    if winner is not None and not rooms.positions(state, winner, rooms.STATUE, expand=False):
         winner = None
     state["funeral_result"] = {"bids": [bids[s] for s in range(state["n"])], "winner": winner}
     state["funeral"] = None

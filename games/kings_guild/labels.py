@@ -46,7 +46,8 @@ def move_label(state: State, seat: int, move: Move) -> str:
         sid = state["specialist_row"][move["index"]]["id"]
         where = "above your guild" if move["space"] == "top" else f"in your {move['space']}"
         bag = f", baggage in your {move['baggage']}" if "baggage" in move else ""
-        price = specialists.price(state, seat, move["index"])
+        contract = bool(state["pending"]) and state["pending"][-1]["kind"] == "contract"
+        price = specialists.price(state, seat, move["index"], expand=not contract)
         return f"Hire the {_specialist(sid)} for {price} coins, {where}{bag}"
     if kind == "hire_oldest":
         sid = specialists.oldest(state)

@@ -34,12 +34,12 @@ def cells_for(room: str, x: int, y: int) -> list[list[int]]:
     return [[x, y]]
 
 
-def positions(state: State, seat: int, room: str) -> list[list[int]]:
+def positions(state: State, seat: int, room: str, expand: bool = True) -> list[list[int]]:
     """Legal (x, y) for ``room``: empty cells, orthogonally next to the guild (or anywhere with
-    the Builder)."""
+    the Builder, whose house icon means "when you take an expand action")."""
     board = cards.boards()
     taken = guild.occupied_cells(state, seat)
-    anywhere = guild.has_specialist(state, seat, "Builder")
+    anywhere = expand and guild.has_specialist(state, seat, "Builder")
     out = []
     for y in range(board["rows"]):
         for x in range(board["columns"]):
@@ -92,15 +92,16 @@ def take_from_supply(state: State, room: str) -> None:
         state["room_supply"][supply_key(room)] -= 1
 
 
-def place(state: State, seat: int, room: str, x: int, y: int, price: int) -> None:
+def place(state: State, seat: int, room: str, x: int, y: int, price: int,
+          expand: bool = True) -> None:
     """Pay ``price`` and put ``room`` at (x, y); covered bonus spaces pay out (doubled with
-    the Builder, resources only as far as the supply allows)."""
+    the Builder during an Expand action, resources only as far as the supply allows)."""
     p = guild.player(state, seat)
     p["coins"] -= price
     cells = cells_for(room, x, y)
     p["rooms"].append({"name": room, "cells": cells})
     bonuses = cards.boards()["mats"][p["mat"]]
-    times = 2 if guild.has_specialist(state, seat, "Builder") else 1
+    times = 2 if expand and guild.has_specialist(state, seat, "Builder") else 1
     for cx, cy in cells:
         bonus = bonuses.get(f"{cx}_{cy}")
         if bonus == "coins":

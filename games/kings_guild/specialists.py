@@ -56,10 +56,11 @@ def remove_oldest(state: State) -> None:
     refill_row(state)
 
 
-def price(state: State, seat: int, index: int) -> int:
-    """Cost minus discount coins (doubled with the Recruiter), never below 0."""
+def price(state: State, seat: int, index: int, expand: bool = True) -> int:
+    """Cost minus discount coins (doubled with the Recruiter during an Expand action - its
+    house icon), never below 0."""
     entry = state["specialist_row"][index]
-    per = 2 if guild.has_specialist(state, seat, "Recruiter") else 1
+    per = 2 if expand and guild.has_specialist(state, seat, "Recruiter") else 1
     return max(0, cards.specialists()[entry["id"]]["cost"] - per * entry["discount"])
 
 
@@ -83,25 +84,26 @@ def placements(state: State, seat: int, sid: int) -> list[dict[str, Any]]:
     return out
 
 
-def hire_options(state: State, seat: int) -> list[dict[str, Any]]:
-    """Every legal ``hire`` move for ``seat`` now."""
+def hire_options(state: State, seat: int, expand: bool = True) -> list[dict[str, Any]]:
+    """Every legal ``hire`` move for ``seat`` now (``expand``: as part of an Expand action)."""
     coins = guild.player(state, seat)["coins"]
     out = []
     for i, entry in enumerate(state["specialist_row"]):
-        if entry is None or price(state, seat, i) > coins:
+        if entry is None or price(state, seat, i, expand) > coins:
             continue
         for place in placements(state, seat, entry["id"]):
             out.append({"type": "hire", "index": i, "specialist": entry["id"], **place})
     return out
 
 
-def hire(state: State, seat: int, move: dict[str, Any], rng: GameRandom) -> int:
+def hire(state: State, seat: int, move: dict[str, Any], rng: GameRandom,
+         expand: bool = True) -> int:
     """Hire the specialist at ``move["index"]``: pay, discount the ones to its right if paid at
     full price (not in solo), slide and refill the row, place it, resolve its on-hire effect."""
     row = state["specialist_row"]
     index = move["index"]
     entry = row[index]
-    guild.player(state, seat)["coins"] -= price(state, seat, index)
+    guild.player(state, seat)["coins"] -= price(state, seat, index, expand)
     full_price = entry["discount"] == 0
     row[index] = None
     if full_price and not state["solo"]:

@@ -210,7 +210,7 @@ def can_play(state: State, seat: int, card: str) -> bool:
     if name == "Contract":
         from games.kings_guild import specialists
 
-        return bool(specialists.hire_options(state, seat))
+        return bool(specialists.hire_options(state, seat, expand=False))
     return True
 
 

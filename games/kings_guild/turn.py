@@ -105,7 +105,7 @@ def action_moves(state: State, seat: int) -> list[Move]:
         ):
             moves.append({"type": "offer"})
         spot = quests.funeral_spot(state) if state["solo"] else None
-        if spot is not None and rooms.positions(state, seat, rooms.STATUE):
+        if spot is not None and rooms.positions(state, seat, rooms.STATUE, expand=False):
             moves.append({"type": "build_statue"})
     if t["action"] in (None, "expand"):
         if state["solo"]:
@@ -187,7 +187,7 @@ def _apply_main(state: State, seat: int, move: Move, rng: GameRandom) -> None:
         t["built"] += 1
         rooms.take_from_supply(state, move["room"])
         push(state, {"kind": "place_room", "seat": seat, "room": move["room"],
-                     "price": rooms.cost(move["room"])})
+                     "price": rooms.cost(move["room"]), "expand": True})
     elif kind == "hire":
         t["action"] = "expand"
         t["hired"] += 1

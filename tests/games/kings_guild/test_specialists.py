@@ -52,6 +52,30 @@ def test_specialist_builder_anywhere_and_double_bonus(kg):
     assert kg.coins(s, 0) == 10 - 4 + 4
 
 
+def test_specialist_builder_only_in_an_expand_action(kg):
+    """House icon: "When you take an expand action". The King's Statue won at the Funeral is
+    placed next to the guild and its bonus space pays once."""
+    s = kg.new()
+    kg.hire(s, 0, "Builder")
+    from games.kings_guild import funeral
+
+    s["funeral"] = {"bids": {}, "slot": 0}
+    s["quests_boxed"].append(s["quest_slots"][0]["quest"])
+    s["quest_slots"][0] = None
+    funeral.place_bid(s, 0, 1)
+    funeral.place_bid(s, 1, 0)
+    places = [(m["x"], m["y"]) for m in kg.moves(s, 0, "place")]
+    assert sorted(places) == [(0, 0), (1, 1), (2, 1), (3, 0)]
+    mat = cards.boards()["mats"][s["guilds"][0]["mat"]]
+    x, y = next((p for p in places if mat.get(f"{p[0]}_{p[1]}") == "coins"), places[0])
+    coins = kg.coins(s, 0)
+    kg.play(s, 0, {"type": "place", "room": "King's Statue", "x": x, "y": y})
+    bonus = mat.get(f"{x}_{y}")
+    assert kg.coins(s, 0) == coins - 1 + (2 if bonus == "coins" else 0)
+    if bonus not in (None, "coins"):
+        assert kg.res(s, 0) == {bonus: 1}
+
+
 def test_specialist_courier_one_storage(kg):
     s = kg.new(guilds=["Explorers League", "Craft Collective"])
     assert guild.storage_limit(s, 0) == 5
@@ -127,6 +151,20 @@ def test_specialist_recruiter_doubles_discounts(kg):
     courier = next(i for i, e in enumerate(s["specialist_row"])
                    if e and cards.specialist_name(e["id"]) == "Courier")
     assert specialists.price(s, 0, courier) == 0
+
+
+def test_specialist_recruiter_not_with_a_contract(kg):
+    """House icon: only in an Expand action; the Contract hires "without spending an action"
+    and so pays the single discount."""
+    s = kg.new()
+    kg.hire(s, 0, "Recruiter")
+    kg.row(s, ["Miner", "Tanner", "Weaver", "Lumberjack", "Courier"], [0, 0, 1, 0, 2])
+    contract = kg.to_hand(s, 0, "Contract")
+    kg.play(s, 0, {"type": "play", "card": contract})
+    hire = next(m for m in kg.moves(s, 0, "hire") if m["index"] == 2)
+    assert "for 3 coins" in kg.game.move_label(s, 0, hire)
+    kg.play(s, 0, hire)
+    assert kg.coins(s, 0) == 10 - 3
 
 
 def test_specialist_thug_toll_and_return(kg):
