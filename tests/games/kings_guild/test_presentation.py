@@ -35,6 +35,10 @@ def test_presentation_template_renders_midgame_and_escapes_names():
     html = _render(state, 1)
     assert "&lt;b&gt;Ann&lt;/b&gt;" in html
     assert "Specialists for hire" in html and "Rooms for sale" in html
+    assert "stall breaker (not in the rulebook)" in html
+    off = GAME.setup(["Ann", "Bob"], {"stall_breaker": False},
+                     __import__("games.rng").rng.RecordingRandom(1))
+    assert "stall breaker" not in _render(off, 1)
 
 
 def test_presentation_move_labels_for_every_legal_move():
