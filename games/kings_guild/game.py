@@ -13,7 +13,9 @@ Readings of the rulebook where it is silent (the rulebook wins over every other 
   rulebook's timing icon): the finisher, and the starter of a shared quest when the passed
   treasure arrives; once per quest. The Appraiser likewise triggers for both.
 * The Vizier's offering is made automatically at the end of your final turn if you have a
-  free sigil.
+  free sigil (the card: "You automatically get to make an offering").
+* Specialist timing icons decide when an ability works: Builder and Recruiter (house) only in
+  an Expand action, the Auctioneer (infinity) only on your own turn.
 * The Funeral winner who has no legal space for the King's Statue does not build or pay.
 * The most-Charms bonus needs at least one Charm; the Aristocrat's baggage is not a specialist:
   the Tavern does not count it and it does not fill a chamber for scoring.
@@ -52,7 +54,9 @@ class KingsGuild(Game):
     max_players = 6
     # 2: the stall breaker became an option (a craft also resets its count); a colour that is
     # gone entirely is replaced by the drawing player's choice; chambers score only with
-    # specialists. Snapshots folded by rules 1 are refolded from the events.
+    # specialists; Fighter/Ranger/Wizard trigger on gaining the quest's treasure; Builder and
+    # Recruiter only in an Expand action; the Auctioneer only on your turn. Snapshots folded
+    # by rules 1 are refolded from the events.
     rules_version = "2"
 
     def option_fields(self) -> list[dict[str, Any]]:
