@@ -406,3 +406,32 @@ def test_rule_illegal_moves_leave_state_unchanged(kg):
     with pytest.raises(IllegalMove, match="not your turn"):
         kg.game.apply(s, 1, {"type": "gather"}, RecordingRandom(1))
     assert s == before
+
+
+def test_rule_treasure_colours_running_out_in_random_play():
+    """With only a few red and yellow treasures in the game, random play keeps every card in
+    one place and asks the drawing player for another colour when one is gone."""
+    import random
+
+    from games.bots import choose_seat_and_move
+    from games.kings_guild import GAME
+
+    seen = set()
+    for seed in range(4):
+        chooser = random.Random(seed)
+        s = GAME.setup(["a", "b", "c"], {}, RecordingRandom(seed))
+        for color in ("red", "yellow"):
+            s["treasures_boxed"].extend(s["treasure_decks"][color][3:])
+            del s["treasure_decks"][color][3:]
+        for _ in range(700):
+            if GAME.outcome(s):
+                break
+            seat, move = choose_seat_and_move(GAME, s, chooser)
+            GAME.apply(s, seat, move, RecordingRandom(chooser.getrandbits(32)))
+            GAME.check_invariants(s)
+            if s["pending"] and s["pending"][-1]["kind"] == "substitute":
+                entry = s["pending"][-1]
+                assert entry["missing"] not in {m["color"] for m in GAME.legal_moves(
+                    s, entry["seat"])}
+                seen.add(entry["missing"])
+    assert seen
