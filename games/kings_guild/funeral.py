@@ -38,7 +38,8 @@ def _resolve(state: State) -> None:
     winner = top[0] if len(top) == 1 else None
     if winner is not None and not rooms.positions(state, winner, rooms.STATUE, expand=False):
         winner = None
-    state["funeral_result"] = {"bids": [bids[s] for s in range(state["n"])], "winner": winner}
+    state["funeral_result"] = {"bids": [bids[s] for s in range(state["n"])], "winner": winner,
+                               "tie": len(top) > 1}
     state["funeral"] = None
     entries: list[dict[str, Any]] = []
     if winner is not None:

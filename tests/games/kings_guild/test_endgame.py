@@ -60,7 +60,7 @@ def test_rule_funeral_highest_bid_pays_and_builds_statue(kg):
     coins = [kg.coins(s, i) for i in range(3)]
     for seat, amount in [(0, 2), (1, 6), (2, 1)]:
         kg.play(s, seat, {"type": "bid", "amount": amount})
-    assert s["funeral_result"] == {"bids": [2, 6, 1], "winner": 1}
+    assert s["funeral_result"] == {"bids": [2, 6, 1], "winner": 1, "tie": False}
     assert kg.game.to_act(s) == {1}
     kg.play(s, 1, kg.moves(s, 1, "place")[0])
     assert any(r["name"] == "King's Statue" for r in s["guilds"][1]["rooms"])
@@ -75,7 +75,7 @@ def test_rule_funeral_tie_builds_nothing(kg):
     coins = [kg.coins(s, i) for i in range(3)]
     for seat, amount in [(0, 4), (1, 4), (2, 1)]:
         kg.play(s, seat, {"type": "bid", "amount": amount})
-    assert s["funeral_result"]["winner"] is None
+    assert s["funeral_result"]["winner"] is None and s["funeral_result"]["tie"]
     assert [kg.coins(s, i) for i in range(3)] == coins
     assert not any(r["name"] == "King's Statue" for p in s["guilds"] for r in p["rooms"])
     assert s["quest_slots"][0] is not None
