@@ -262,3 +262,25 @@ def test_option_stall_breaker_on_retires_the_oldest_quest(kg):
         _pass(kg, s, s["current"])
     assert len(s["quest_deck"]) == deck - 1
     assert len(s["quests_removed"]) == 1 and s["quests_removed"][0] in first
+
+
+STUCK = ["Guard the Faerie Saplings", "Catch the Jeweltone Fox", "Climb the Shimmering Mountain",
+         "Secure the Oldtown Library", "Acquire the Rod of Ages"]
+
+
+@pytest.mark.parametrize("breaker", [False, True])
+def test_option_stall_breaker_a_truly_stuck_table(kg, breaker):
+    """Every quest needs gems or magic, nobody may gather them, nobody has a coin or a
+    treasure: the rulebook offers only Gather for ever (why the option exists and is on by
+    default); with the option the oldest quest is retired after five idle rounds."""
+    s = kg.new(2, options={"stall_breaker": breaker})
+    for i, name in enumerate(STUCK):
+        kg.slot(s, i, kg.quest_id(name))
+    for seat in (0, 1):
+        s["guilds"][seat]["coins"] = 0
+    assert {m["type"] for m in kg.moves(s, 0)} == {"gather"}
+    for _ in range(10):
+        assert {m["type"] for m in kg.moves(s, s["current"])} == {"gather"}
+        _pass(kg, s, s["current"])
+    retired = [kg.quest_id(n) for n in STUCK if kg.quest_id(n) in s["quests_removed"]]
+    assert retired == ([kg.quest_id(STUCK[0])] if breaker else [])
