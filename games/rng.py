@@ -13,6 +13,7 @@ shuffles, choices and dice are built on top of it, so a tape is a plain list of 
 from __future__ import annotations
 
 import hashlib
+from abc import ABC, abstractmethod
 import hmac
 import random
 from collections.abc import MutableSequence, Sequence
@@ -25,11 +26,12 @@ class TapeError(Exception):
     """The recorded tape does not match what the rules asked for while folding."""
 
 
-class GameRandom:
+class GameRandom(ABC):
     """Random helpers built on ``below``; subclasses decide where values come from."""
 
-    def below(self, n: int) -> int:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``."""
 
     def randint(self, a: int, b: int) -> int:
         """A uniform integer in ``[a, b]`` (both ends included), like a die roll."""
