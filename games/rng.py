@@ -13,9 +13,9 @@ shuffles, choices and dice are built on top of it, so a tape is a plain list of 
 from __future__ import annotations
 
 import hashlib
-from abc import ABC, abstractmethod
 import hmac
 import random
+from abc import ABC, abstractmethod
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
