@@ -40,7 +40,9 @@ def describe(event: Event, game: Game, names: list[str], seat: int | None) -> st
 
 
 def lines(store: EventStore, game_id: str, game: Game, names: list[str],
-          seat: int | None) -> list[dict]:
-    """The whole history as ``{"version", "type", "at", "actor", "text"}`` for ``seat``."""
+          seat: int | None, last: int | None = None) -> list[dict]:
+    """The history (or its ``last`` events) as ``{"version", "type", "at", "actor",
+    "text"}`` for ``seat``, oldest first."""
+    events = store.iter(game_id) if last is None else reversed(store.latest(game_id, last))
     return [{"version": e.version, "type": e.type, "at": e.at, "actor": e.actor,
-             "text": describe(e, game, names, seat)} for e in store.iter(game_id)]
+             "text": describe(e, game, names, seat)} for e in events]

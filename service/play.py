@@ -12,10 +12,10 @@ import json
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
+from events import history
 from events.audit import cached_audit
 from events.store import ConflictError
 from games.protocol import IllegalMove
-from service.api import history_lines
 from service.current import after_append, rt
 from service.links import Link, LinkError, burn, unburn
 
@@ -36,7 +36,8 @@ def _page(link: Link, token: str, post_url: str, *, status: int = 200, error: st
         "game.html", table=table, game=game, seat=link.seat, names=table.names,
         view=game.view(table.state, link.seat), choices=choices, to_act=to_act,
         outcome=table.outcome() if table.ended else None, post_url=post_url, error=error,
-        notice=notice, history=history_lines(link.game_id, link.seat)[-30:],
+        notice=notice, history=history.lines(runtime.store, link.game_id, game, table.names,
+                                             link.seat, last=30),
         rules=game.rules_summary(),
         play_token=play_token, play_url=url_for("play.page", token=play_token),
         undo=runtime.games.pending_undo(link.game_id),
