@@ -250,5 +250,44 @@ def bots_play(kind: str, n_players: int, n_games: int, seed: int, options_json: 
     sys.exit(1 if errors else 0)
 
 
+@bots.command("soak")
+@click.argument("kind")
+@click.option("--players", "counts", default="", help="Player counts, e.g. 2,3,4 "
+              "(default: every count the game takes).")
+@click.option("--games", "n_games", type=int, default=300, show_default=True)
+@click.option("--seed", type=int, default=10_000, show_default=True)
+@click.option("--options", "options_json", default="{}", help="Game options as JSON.")
+@_friendly
+def bots_soak(kind: str, counts: str, n_games: int, seed: int, options_json: str) -> None:
+    """Many games in memory, the rules' invariants after every move, a rebuild from the
+    tapes after each game; one JSON line per player count (the rules only, no store)."""
+    from games import registry
+    from games.bots import play_random_game
+    if kind not in registry.KINDS:
+        raise click.ClickException(f"unknown game kind {kind!r}; one of {sorted(registry.KINDS)}")
+    game = registry.get(kind)
+    player_counts = [int(c) for c in counts.split(",") if c] or list(
+        range(game.min_players, game.max_players + 1))
+    failed = 0
+    for n in player_counts:
+        moves = errors = 0
+        started = time.perf_counter()
+        with click.progressbar(range(n_games), label=f"{kind} x{n}", file=sys.stderr) as bar:
+            for i in bar:
+                try:
+                    _state, record = play_random_game(game, n, seed + i, json.loads(options_json),
+                                                      check=game.check_invariants)
+                    moves += len(record.moves)
+                except Exception as exc:  # every failure is reported, the run goes on
+                    errors += 1
+                    click.echo(f"\nseed {seed + i}: {type(exc).__name__}: {exc}", err=True)
+        failed += errors
+        click.echo(json.dumps({"kind": kind, "players": n, "games": n_games, "errors": errors,
+                               "mean_moves": round(moves / max(n_games - errors, 1), 1),
+                               "seconds_per_game": round(
+                                   (time.perf_counter() - started) / n_games, 3)}))
+    sys.exit(1 if failed else 0)
+
+
 if __name__ == "__main__":
     main()

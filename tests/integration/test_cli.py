@@ -48,3 +48,11 @@ def test_admin_history_state_verify_rewind_fork(real_redis_url, real_redis, monk
     assert rewind.exit_code == 0 and service.load(gid).state["antes"] == [2, None]
     fork = runner.invoke(main, ["admin", "fork", gid, "3"])
     assert fork.exit_code == 0 and service.load(fork.output.strip()).state["antes"] == [2, 3]
+
+
+def test_bots_soak_reports_each_player_count():
+    result = CliRunner().invoke(main, ["bots", "soak", "test-race", "--players", "1,3",
+                                       "--games", "5"])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
+    assert [(r["players"], r["games"], r["errors"]) for r in lines] == [(1, 5, 0), (3, 5, 0)]
