@@ -229,12 +229,6 @@ class GameService:
             data={"from": game_id, "at": at, "by": by, "commitment": commitment(secret)}))
         return new_id
 
-    def note(self, game_id: str, text: str, by: str) -> Event:
-        """Append an AdminNote."""
-        version = self.store.version(game_id)
-        return self.store.append(game_id, version, Event(
-            version=version + 1, type=ev.ADMIN_NOTE, actor=by, data={"text": text}))
-
     def record(self, game_id: str, type_: str, data: dict[str, Any], actor: str = "system",
                expected_version: int | None = None) -> Event:
         """Append a platform event that does not change the rules' state."""

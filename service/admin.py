@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, session, url_for
 
+from events import envelope as ev
 from events import history
 from events.audit import audit_tapes
 from service import schemas
@@ -136,6 +137,16 @@ def rewind_page(game_id: str):
     if to is None:
         abort(400, "Say which version to rewind to.")
     event = rt().games.rewind(game_id, to, request.form.get("reason", ""), "admin")
+    after_append(game_id, event.version)
+    return redirect(url_for("admin.replay", game_id=game_id))
+
+
+@bp.post("/games/<game_id>/note")
+def note_page(game_id: str):
+    text = (request.form.get("text") or "").strip()[:2000]
+    if not text:
+        abort(400, "Write the note first.")
+    event = rt().games.record(game_id, ev.ADMIN_NOTE, {"text": text}, actor="admin")
     after_append(game_id, event.version)
     return redirect(url_for("admin.replay", game_id=game_id))
 

@@ -65,3 +65,19 @@ def test_the_outbox_is_admin_only_in_production(fake_redis):
     assert client.get("/dev/mail/").status_code == 302
     sign_in(client)
     assert client.get("/dev/mail/").status_code == 200
+
+
+def test_an_admin_note_goes_into_every_players_history(client, new_game, rt):
+    gid, tokens = new_game()
+    sign_in(client)
+    token = csrf(client, f"/admin/games/{gid}")
+    client.post(f"/admin/games/{gid}/note", data={"csrf_token": token,
+                                                  "text": "Bo is away until Monday"})
+    texts = [e["text"] for e in client.get(f"/api/v1/games/{gid}/history", headers={
+        "Authorization": f"Bearer {tokens[0]}"}).json["events"]]
+    assert texts[-1] == "Note: Bo is away until Monday"
+    # a note changes no position: a move made before it is still on time
+    reply = client.post(f"/api/v1/games/{gid}/moves", headers={
+        "Authorization": f"Bearer {tokens[0]}"}, json={"move": {"type": "ante", "amount": 1},
+                                                        "expected_version": 1})
+    assert reply.status_code == 201
