@@ -105,15 +105,15 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
 
     def build() -> Email | None:
         info = _seat_info(rt, game_id, seat)
-        awaiting = rt.redis.hget(key(game_id, "awaiting"), str(seat))
-        table = rt.games.load(game_id)
-        is_turn = awaiting is not None and json.loads(awaiting)["version"] == version
         if not info.get("email") or info.get("muted"):
             return None
+        awaiting = rt.redis.hget(key(game_id, "awaiting"), str(seat))
+        is_turn = awaiting is not None and json.loads(awaiting)["version"] == version
         if reminder and not is_turn:
             return None  # the player moved in time
         if not is_turn and version != 1:
             return None  # the turn passed before the mail went out; nothing to say
+        table = rt.games.load(game_id)
         deadline = json.loads(awaiting).get("deadline") if awaiting else None
         ctx = _common(rt, game_id, seat) | {
             "game": table.game, "table": table, "seat": seat, "is_turn": is_turn,
