@@ -89,13 +89,22 @@ class GameService:
         return self.load(game_id)
 
     def play(self, game_id: str, seat: int, move: dict[str, Any],
-             expected_version: int) -> Event:
-        """Decide and append one move; ConflictError or IllegalMove on refusal."""
+             expected_version: int, same_turn: bool = False) -> Event:
+        """Decide and append one move; ConflictError or IllegalMove on refusal.
+
+        The move is decided on the position at ``expected_version``: if the game moved
+        on since, it is refused with ConflictError, unless everything after that version
+        was passive (a reminder changes nothing you saw) or, with ``same_turn``, left
+        ``seat``'s turn unbroken (see :meth:`turn_unchanged`; emailed act links use it).
+        """
         table = self.load(game_id)
         if table.version != expected_version:
-            if not self._only_passive_since(game_id, expected_version, table.version):
+            unchanged = (self.turn_unchanged(game_id, seat, expected_version, table.version)
+                         if same_turn else
+                         self._only_passive_since(game_id, expected_version, table.version))
+            if not unchanged:
                 raise ConflictError(table.version)
-            expected_version = table.version  # a reminder or note changed nothing you saw
+            expected_version = table.version
         if table.ended or table.outcome() is not None:
             raise IllegalMove("the game is over")
         if seat not in table.to_act():
@@ -179,6 +188,31 @@ class GameService:
             return self.rewind(game_id, pending["to"], "take-back agreed by every player",
                                "players")
         return event
+
+    def turn_unchanged(self, game_id: str, seat: int, since: int,
+                       current: int | None = None) -> bool:
+        """True if ``seat`` faces the same turn it faced at version ``since``.
+
+        That is: ``seat`` was to act then and still is, and every event after ``since``
+        is passive or a move by another seat that left ``seat`` to act throughout (the
+        others' sealed choices in a simultaneous step).  An act link emailed at
+        ``since`` may act exactly while this holds.
+        """
+        current = self.store.version(game_id) if current is None else current
+        if not 1 <= since <= current:
+            return False
+        table = self.load(game_id, at=since)
+        if seat not in table.to_act():
+            return False
+        for event in self.store.iter(game_id, since + 1, current):
+            if event.type in ev.PASSIVE:
+                continue
+            if event.type != ev.MOVE_PLAYED or event.data["seat"] == seat:
+                return False
+            table = self.replayer.evolve(table, game_id, event)
+            if seat not in table.to_act():
+                return False
+        return True
 
     def _only_passive_since(self, game_id: str, seen: int, current: int) -> bool:
         """True if every event after version ``seen`` leaves the rules' state alone."""

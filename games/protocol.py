@@ -86,6 +86,24 @@ class Game(ABC):
     def outcome(self, state: State) -> dict[str, Any] | None:
         """``None`` while playing; then ``{"scores", "ranking", "tie_break", ...}``."""
 
+    # -- take-backs --------------------------------------------------------------------
+    def reveals(self, before: State, after: State, seat: int, move: Move) -> str | None:
+        """Why ``move`` cannot be taken back, or None if it showed nothing hidden.
+
+        A take-back is refused once its move showed anyone something that its mover
+        could not see before it: a face-down card turned up or drawn (even from a deck
+        shuffled at setup), another seat's sealed bid or hidden choice revealed, the
+        automaton's next card.  Undoing such a move would let the mover choose again
+        knowing it.  The mover's *own* hidden cards or choices made public by the move
+        do not count: the mover knew them, and the players who learned them must all
+        agree to the take-back.  Moves that drew randomness are refused by the platform
+        already (their tape is not empty).  ``before`` and ``after`` are full states
+        around the move; the reason is shown to players, e.g. "it drew a treasure card".
+
+        The default is the safe answer for a game that does not say.
+        """
+        return "this game does not say which moves show hidden information"
+
     # -- presentation ------------------------------------------------------------------
     def move_label(self, state: State, seat: int, move: Move) -> str:
         """A short human label for one legal move (the web form shows these)."""

@@ -49,8 +49,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if rq_client is None:
         set_runtime(runtime)  # inline jobs run against this app's connections
 
-    from service import admin, api, csrf, devmail, errors, lobby, openapi, play
+    from service import admin, api, csrf, devmail, errors, limits, lobby, openapi, play, security
     errors.register(app)
+    security.register(app)
+    limits.register(app)
     csrf.register(app)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(play.bp)

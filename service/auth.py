@@ -11,6 +11,14 @@ from service.errors import ApiError
 from service.links import Link
 
 
+def same_secret(given: str | None, expected: str | None) -> bool:
+    """Constant-time comparison that takes any text (compare_digest refuses non-ASCII str)."""
+    if not given or not expected:
+        return False
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"),
+                               expected.encode("utf-8", "surrogatepass"))
+
+
 def bearer() -> str | None:
     header = request.headers.get("Authorization", "")
     scheme, _, value = header.partition(" ")
@@ -19,7 +27,7 @@ def bearer() -> str | None:
 
 def is_admin_token(given: str | None) -> bool:
     expected = current_app.config.get("ADMIN_TOKEN")
-    return bool(expected and given and hmac.compare_digest(given, expected))
+    return same_secret(given, expected)
 
 
 def is_admin() -> bool:

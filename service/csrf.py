@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hmac
 import secrets
 
 from flask import Flask, abort, request, session
@@ -26,6 +25,7 @@ def register(app: Flask) -> None:
         if request.method != "POST" or request.path.startswith("/api/"):
             return
         sent = request.form.get(FIELD, "")
-        if not sent or not hmac.compare_digest(sent, session.get(FIELD, "")):
+        from service.auth import same_secret
+        if not same_secret(sent, session.get(FIELD, "")):
             abort(400, "The form has expired or did not come from this site; "
                        "reload the page and try again.")

@@ -78,6 +78,11 @@ class CountingRace(Game):
             state["over"] = True
         state["turn"] = (state["turn"] + 1) % state["n"]
 
+    def reveals(self, before: State, after: State, seat: int, move: Move) -> str | None:
+        if move["type"] == "ante" and None not in after["antes"]:
+            return "it revealed every ante"
+        return None  # a played card was the mover's own; a draw is on the tape
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         antes_done = None not in state["antes"]
         return {
