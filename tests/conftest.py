@@ -49,20 +49,25 @@ def _claim_empty_database(url: str) -> str | None:
     databases = int(base.config_get("databases").get("databases", 16))
     token = f"{os.getpid()}-{time.time()}"
     for db in range(databases - 1, 0, -1):  # from the top: people use the low ones
-        client = redis.Redis.from_url(url, db=db, socket_connect_timeout=2)
+        client = redis.Redis.from_url(_db_url(url, db), socket_connect_timeout=2)
         if client.dbsize() or not client.set(CLAIM, token, nx=True, ex=CLAIM_SECONDS):
             continue
         if client.dbsize() == 1:
-            _claimed.append((url, db, token))
-            parts = urlsplit(url)
-            if parts.scheme == "unix":
-                return f"{url.split('?')[0]}?db={db}"
-            return urlunsplit((parts.scheme, parts.netloc, f"/{db}", "", ""))
+            _claimed.append((_db_url(url, db), token))
+            return _db_url(url, db)
         client.delete(CLAIM)  # someone else wrote here at the same moment
     return None
 
 
 _claimed: list = []
+
+
+def _db_url(url: str, db: int) -> str:
+    """``url`` pointed at database ``db`` (a path or a ``?db=`` decides it in redis-py)."""
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        return urlunsplit((parts.scheme, parts.netloc, parts.path, f"db={db}", ""))
+    return urlunsplit((parts.scheme, parts.netloc, f"/{db}", "", ""))
 
 
 @pytest.fixture(scope="session")
@@ -93,9 +98,9 @@ def _empty_but_claim(client: redis.Redis) -> None:
 
 
 def pytest_sessionfinish(session, exitstatus):
-    for url, db, token in _claimed:
+    for url, token in _claimed:
         try:
-            client = redis.Redis.from_url(url, db=db, decode_responses=True)
+            client = redis.Redis.from_url(url, decode_responses=True)
             if client.get(CLAIM) == token:
                 _empty_but_claim(client)
                 client.delete(CLAIM)
@@ -112,7 +117,7 @@ def real_redis(real_redis_url):
     client = redis.Redis.from_url(real_redis_url, decode_responses=True)
     claimed = bool(_claimed)
     if claimed:
-        client.set(CLAIM, _claimed[0][2], ex=CLAIM_SECONDS)
+        client.set(CLAIM, _claimed[0][1], ex=CLAIM_SECONDS)
         _empty_but_claim(client)
     else:
         client.flushdb()  # the embedded server this run started
