@@ -52,7 +52,13 @@ def player(game_id: str) -> Link:
     token = bearer()
     if not token:
         raise ApiError(401, "unauthorized", "Send your player token as 'Authorization: Bearer'.")
-    link = rt().links.check(token, "api")
+    from service.links import api_generation
+
+    runtime = rt()
+    link = runtime.links.check(token, "api")
     if link.game_id != game_id:
         raise ApiError(403, "forbidden", "That token is for another game.")
+    if link.generation != api_generation(runtime.redis, game_id, link.seat):
+        raise ApiError(401, "revoked", "This token was revoked; your game page issues the "
+                       "current one.")
     return link

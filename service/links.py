@@ -3,7 +3,13 @@
 Three purposes, each with its own salt so one can never stand in for another:
 ``act`` (the one-shot link in a turn email, tied to the version it was sent for),
 ``play`` (a player's personal page, many uses) and ``api`` (a player's API bearer token).
-One-shot links are burned in Redis (``SET NX``) by the request that uses them.
+One-shot links are burned in Redis (``SET NX``) by the request that uses them; the marker
+expires with the link's own life (``LINK_MAX_AGE``), after which the link is refused anyway.
+
+API tokens carry the seat's *generation* (``gen``); the current one is kept per game in the
+hash ``api-gen`` (seat -> int).  Revoking a seat's token bumps it, so every token made
+before is refused at once.  Tokens without ``gen`` (made before generations existed) count
+as generation 0, so they keep working until their seat's first revocation.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ class Link:
     purpose: str
     version: int | None = None
     nonce: str = ""
+    generation: int = 0
 
 
 class Links:
@@ -47,10 +54,14 @@ class Links:
     def _serializer(self, purpose: str) -> URLSafeTimedSerializer:
         return URLSafeTimedSerializer(self._secret, salt=f"ravenpost-link-{purpose}")
 
-    def make(self, game_id: str, seat: int, purpose: str, version: int | None = None) -> str:
-        payload = {"g": game_id, "s": seat}
+    def make(self, game_id: str, seat: int, purpose: str, version: int | None = None,
+             generation: int = 0) -> str:
+        """A signed token; ``version`` for act links, ``generation`` for API tokens."""
+        payload: dict = {"g": game_id, "s": seat}
         if purpose == "act":
             payload |= {"v": version, "n": secrets.token_urlsafe(8)}
+        if purpose == "api":
+            payload["gen"] = generation
         return self._serializer(purpose).dumps(payload)
 
     def check(self, token: str, purpose: str) -> Link:
@@ -66,7 +77,11 @@ class Links:
         if not isinstance(data, dict) or not isinstance(data.get("g"), str) \
                 or not isinstance(data.get("s"), int):
             raise LinkError("This link is not valid.", 403)
-        return Link(data["g"], data["s"], purpose, data.get("v"), data.get("n", ""))
+        generation = data.get("gen", 0)
+        if not isinstance(generation, int) or isinstance(generation, bool) or generation < 0:
+            raise LinkError("This link is not valid.", 403)
+        return Link(data["g"], data["s"], purpose, data.get("v"), data.get("n", ""),
+                    generation)
 
 
 def burn(redis_client, link: Link, ttl: int) -> bool:
@@ -77,3 +92,30 @@ def burn(redis_client, link: Link, ttl: int) -> bool:
 def unburn(redis_client, link: Link) -> None:
     """Give a one-shot link back when the move it carried was refused (nothing happened)."""
     redis_client.delete(key(link.game_id, f"used:{link.nonce}"))
+
+
+def is_used(redis_client, link: Link) -> bool:
+    """True if a one-shot link was used already (read only: burns nothing)."""
+    return bool(redis_client.exists(key(link.game_id, f"used:{link.nonce}")))
+
+
+def _generations(game_id: str) -> str:
+    return key(game_id, "api-gen")
+
+
+def api_generation(redis_client, game_id: str, seat: int) -> int:
+    """The seat's current API token generation (0 until its first revocation)."""
+    value = redis_client.hget(_generations(game_id), str(seat))
+    return int(value) if value is not None else 0
+
+
+def api_token(redis_client, links: Links, game_id: str, seat: int) -> str:
+    """A fresh API token for the seat, of its current generation."""
+    return links.make(game_id, seat, "api",
+                      generation=api_generation(redis_client, game_id, seat))
+
+
+def rotate_api_token(redis_client, links: Links, game_id: str, seat: int) -> str:
+    """Revoke every API token of the seat (at once) and return one of the new generation."""
+    generation = int(redis_client.hincrby(_generations(game_id), str(seat), 1))
+    return links.make(game_id, seat, "api", generation=generation)

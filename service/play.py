@@ -1,34 +1,64 @@
 """The player's pages: email action links (``/m/<token>``) and the personal game page.
 
 A GET never changes anything (mail scanners open links before people do); a POST with
-the form's move and expected version applies it.  One-shot action links are burned by
-the POST that uses them, and given back if the move is refused, so a refused click can
-be corrected from the same email.
+the form's move applies it.  An act link acts only on the turn it was emailed for: its
+POST decides the move on the link's own version (passive events and the other seats'
+sealed choices in a simultaneous step aside, see ``GameService.turn_unchanged``).  Once
+used, or once the game has moved on, its page shows the position read-only and points to
+the personal page.  One-shot action links are burned by the POST that uses them, and given
+back if the move is refused, so a refused click can be corrected from the same email.
+
+No page hands out the long-lived API token unasked: the personal page shows it only in
+answer to a POST (CSRF-protected, ``Cache-Control: no-store``), and can revoke it.
 """
 
 from __future__ import annotations
 
 import json
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, make_response, redirect, render_template, request, url_for
 
 from events import history
 from events.audit import cached_audit
+from events.envelope import Event
 from events.store import ConflictError
 from games.protocol import IllegalMove
 from service.current import after_append, rt
-from service.links import Link, LinkError, burn, unburn
+from service.links import Link, api_token, burn, is_used, rotate_api_token, unburn
 
 bp = Blueprint("play", __name__)
 
+USED = "This link was already used: each move link in an email works once."
+MOVED_ON = "The game has moved on since this email was sent, so this link can no longer " \
+           "make a move."
 
-def _page(link: Link, token: str, post_url: str, *, status: int = 200, error: str | None = None,
-          notice: str | None = None):
+
+def _stale_reason(link: Link) -> str | None:
+    """Why an act link may no longer act (None while it may)."""
     runtime = rt()
+    if is_used(runtime.redis, link):
+        return USED
+    if link.version is None \
+            or not runtime.games.turn_unchanged(link.game_id, link.seat, link.version):
+        return MOVED_ON
+    return None
+
+
+def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = None,
+          notice: str | None = None, stale: str | None = None, token: str | None = None):
+    """The game as ``link``'s seat sees it.
+
+    An act link's page is read-only, with ``stale`` saying why, once the link may no
+    longer act; ``token`` (the API token) is shown only when the personal page was asked.
+    """
+    runtime = rt()
+    if link.purpose == "act" and stale is None:
+        stale = _stale_reason(link)
     table = runtime.games.load(link.game_id)
     game = table.game
     to_act = table.to_act()
-    moves = game.legal_moves(table.state, link.seat) if link.seat in to_act else []
+    moves = game.legal_moves(table.state, link.seat) if link.seat in to_act and not stale \
+        else []
     play_token = runtime.links.make(link.game_id, link.seat, "play")
     choices = [{"value": json.dumps(m, sort_keys=True), "type": m.get("type", ""),
                 "label": game.move_label(table.state, link.seat, m)} for m in moves]
@@ -44,21 +74,26 @@ def _page(link: Link, token: str, post_url: str, *, status: int = 200, error: st
         audit=cached_audit(runtime.store, link.game_id) if table.ended else None,
         can_undo=not table.ended and runtime.games.last_move_by(link.game_id, link.seat)
         is not None,
-        api_token=runtime.links.make(link.game_id, link.seat, "api"),
+        stale=stale, personal=link.purpose == "play", api_token=token,
     ), status
 
 
-def _apply(link: Link):
-    """Apply the posted move for ``link``'s seat; the event's version."""
+def _apply(link: Link, *, same_turn: bool = False) -> Event:
+    """Apply the posted move for ``link``'s seat; the appended event.
+
+    With ``same_turn`` (act links) the move is decided on the version the link was
+    emailed for, whatever the form says; else on the form's ``expected_version``.
+    """
     raw, expected = request.form.get("move", ""), request.form.get("expected_version", "")
     try:
         move = json.loads(raw)
-        expected_version = int(expected)
+        expected_version = link.version if same_turn else int(expected)
     except ValueError:
         raise IllegalMove("Choose one of the moves listed.") from None
     if not isinstance(move, dict):
         raise IllegalMove("Choose one of the moves listed.")
-    event = rt().games.play(link.game_id, link.seat, move, expected_version)
+    event = rt().games.play(link.game_id, link.seat, move, expected_version,
+                            same_turn=same_turn)
     after_append(link.game_id, event.version)
     return event
 
@@ -66,21 +101,28 @@ def _apply(link: Link):
 @bp.get("/m/<token>")
 def confirm(token: str):
     link = rt().links.check(token, "act")
-    return _page(link, token, url_for("play.act", token=token))
+    return _page(link, url_for("play.act", token=token))
 
 
 @bp.post("/m/<token>")
 def act(token: str):
     runtime = rt()
     link = runtime.links.check(token, "act")
+    post_url = url_for("play.act", token=token)
+    # Checked before burning, so a stale click writes nothing at all.
+    stale = _stale_reason(link)
+    if stale:
+        return _page(link, post_url, status=409, stale=stale)
     if not burn(runtime.redis, link, runtime.config["LINK_MAX_AGE"]):
-        raise LinkError("This link was already used. Your game page has the current "
-                        "position: use the link at the bottom of your last email.", 409)
+        return _page(link, post_url, status=409, stale=USED)  # a second click won the race
     try:
-        _apply(link)
-    except (IllegalMove, ConflictError) as exc:
+        _apply(link, same_turn=True)
+    except ConflictError:
         unburn(runtime.redis, link)
-        return _refused(link, token, url_for("play.act", token=token), exc)
+        return _page(link, post_url, status=409, stale=MOVED_ON)
+    except IllegalMove as exc:
+        unburn(runtime.redis, link)
+        return _refused(link, post_url, exc)
     play_token = runtime.links.make(link.game_id, link.seat, "play")
     return redirect(url_for("play.page", token=play_token, done=1), 303)
 
@@ -89,7 +131,7 @@ def act(token: str):
 def page(token: str):
     link = rt().links.check(token, "play")
     notice = "Your move was recorded." if request.args.get("done") else None
-    return _page(link, token, url_for("play.move", token=token), notice=notice)
+    return _page(link, url_for("play.move", token=token), notice=notice)
 
 
 @bp.post("/play/<token>")
@@ -98,16 +140,41 @@ def move(token: str):
     try:
         _apply(link)
     except (IllegalMove, ConflictError) as exc:
-        return _refused(link, token, url_for("play.move", token=token), exc)
+        return _refused(link, url_for("play.move", token=token), exc)
     return redirect(url_for("play.page", token=token, done=1), 303)
 
 
-def _refused(link: Link, token: str, post_url: str, exc: Exception):
+def _refused(link: Link, post_url: str, exc: Exception):
     if isinstance(exc, ConflictError):
-        return _page(link, token, post_url, status=409,
+        return _page(link, post_url, status=409,
                      error="The game moved on since you loaded this page; "
                            "here is the current position.")
-    return _page(link, token, post_url, status=422, error=f"Not allowed: {exc.reason}")
+    return _page(link, post_url, status=422, error=f"Not allowed: {exc.reason}")
+
+
+def _with_token(link: Link, token: str, api: str, notice: str | None = None):
+    """The personal page showing the API token ``api``; never cached."""
+    reply = make_response(_page(link, url_for("play.move", token=token), notice=notice,
+                                token=api))
+    reply.headers["Cache-Control"] = "no-store"
+    return reply
+
+
+@bp.post("/play/<token>/api-token")
+def show_api_token(token: str):
+    runtime = rt()
+    link = runtime.links.check(token, "play")
+    return _with_token(link, token, api_token(runtime.redis, runtime.links, link.game_id,
+                                              link.seat))
+
+
+@bp.post("/play/<token>/api-token/rotate")
+def rotate_api(token: str):
+    runtime = rt()
+    link = runtime.links.check(token, "play")
+    new = rotate_api_token(runtime.redis, runtime.links, link.game_id, link.seat)
+    return _with_token(link, token, new, notice="Your API token was revoked: the old one no "
+                                                "longer works. Here is the new one.")
 
 
 @bp.post("/play/<token>/undo")
@@ -116,7 +183,7 @@ def request_undo(token: str):
     try:
         event = rt().games.request_undo(link.game_id, link.seat)
     except IllegalMove as exc:
-        return _refused(link, token, url_for("play.move", token=token), exc)
+        return _refused(link, url_for("play.move", token=token), exc)
     after_append(link.game_id, event.version)
     return redirect(url_for("play.page", token=token), 303)
 
@@ -128,7 +195,7 @@ def answer_undo(token: str):
         event = rt().games.answer_undo(link.game_id, link.seat,
                                        request.form.get("accept") == "1")
     except IllegalMove as exc:
-        return _refused(link, token, url_for("play.move", token=token), exc)
+        return _refused(link, url_for("play.move", token=token), exc)
     after_append(link.game_id, event.version)
     return redirect(url_for("play.page", token=token), 303)
 

@@ -8,7 +8,7 @@ import re
 import pytest
 from itsdangerous import URLSafeTimedSerializer
 
-from tests.support import PLAYERS
+from tests.support import PLAYERS, admin_headers
 
 
 def csrf(client, url: str) -> str:
@@ -20,8 +20,8 @@ def csrf(client, url: str) -> str:
 
 @pytest.fixture
 def game(client, rt):
-    reply = client.post("/api/v1/games", json={"game": "test-race", "players": PLAYERS,
-                                               "options": {"target": 30}})
+    reply = client.post("/api/v1/games", headers=admin_headers(), json={
+        "game": "test-race", "players": PLAYERS, "options": {"target": 30}})
     return reply.json["id"]
 
 
@@ -72,13 +72,14 @@ def test_a_refused_move_does_not_burn_the_link(client, rt, game):
     assert post_move(client, url, {"type": "ante", "amount": 1}, 1, token).status_code == 303
 
 
-def test_a_stale_click_gets_the_current_position(client, rt, game):
-    url0, url1 = act_link(rt, game, 0), act_link(rt, game, 1)
-    token = csrf(client, url0)
-    assert post_move(client, url0, {"type": "ante", "amount": 1}, 1, token).status_code == 303
-    stale = post_move(client, url1, {"type": "ante", "amount": 1}, 1, token)
+def test_a_stale_click_on_the_personal_page_gets_the_current_position(client, rt, game):
+    ada, bo = ("/play/" + rt.links.make(game, s, "play") for s in (0, 1))
+    token = csrf(client, ada)
+    assert post_move(client, ada, {"type": "ante", "amount": 1}, 1, token).status_code == 303
+    assert post_move(client, bo, {"type": "ante", "amount": 1}, 2, token).status_code == 303
+    stale = post_move(client, ada, {"type": "play", "card": 1}, 2, token)
     assert stale.status_code == 409 and "moved on" in stale.get_data(as_text=True)
-    assert rt.store.version(game) == 2
+    assert rt.store.version(game) == 3
 
 
 def test_tampered_expired_and_foreign_links_change_nothing(client, rt, game, app):
@@ -117,8 +118,9 @@ def test_garbage_form_input_is_a_clear_error(client, rt, game):
 
 
 def test_user_text_is_escaped(client, rt):
-    reply = client.post("/api/v1/games", json={"game": "test-race", "players": [
-        {"name": "<script>alert(1)</script>", "email": "x@example.com"}]})
+    reply = client.post("/api/v1/games", headers=admin_headers(), json={
+        "game": "test-race", "players": [
+            {"name": "<script>alert(1)</script>", "email": "x@example.com"}]})
     gid = reply.json["id"]
     page = client.get("/play/" + rt.links.make(gid, 0, "play")).get_data(as_text=True)
     assert "<script>alert(1)</script>" not in page
