@@ -13,7 +13,8 @@ import copy
 from dataclasses import dataclass
 
 from events import envelope as ev
-from events.replay import Replayer, Table
+from events.envelope import Event
+from events.replay import Replayer
 from events.store import EventStore
 from games.rng import RecordingRandom, commitment, seed_for
 
@@ -23,41 +24,75 @@ class TapeAudit:
     ok: bool
     checked: int  # events whose tape was re-derived
     problem: str = ""
+    sealed: int = 0  # events of epochs whose secret this log does not reveal
+
+
+def epochs(events: list[Event]) -> list[tuple[int, str]]:
+    """``(first version, commitment)`` of each epoch of the log, in order.
+
+    An epoch is the stretch of the log played with one secret: from GameCreated, from a
+    Forked (a fork deals with a secret of its own), and from a Rewound that had to
+    commit a new secret because the old one was already revealed."""
+    found = []
+    for event in events:
+        committed = event.data.get("commitment") if event.type in (
+            ev.GAME_CREATED, ev.FORKED, ev.REWOUND) else None
+        if committed:
+            found.append((event.version, committed))
+    return found
 
 
 def audit_tapes(store: EventStore, game_id: str) -> TapeAudit:
-    """Check every tape of a finished game against its revealed secret."""
+    """Check every tape of a finished game against the secrets revealed in its log.
+
+    Each epoch is checked with its own secret.  Events of an epoch whose secret the log
+    does not reveal (the part a fork copied from a game still running) are counted as
+    ``sealed``; the epoch in force must have been revealed (the game ended)."""
     events = store.read(game_id)
-    ended = [e for e in events if e.type == ev.GAME_ENDED]
-    if not ended:
-        return TapeAudit(False, 0, "the game has not ended: its secret is still sealed")
-    secret = bytes.fromhex(ended[-1].data["secret"])
-    # a fork starts a new secret: only the events after the last fork are this secret's
-    forks = [e.version for e in events if e.type == ev.FORKED]
-    first = forks[-1] + 1 if forks else 1
-    sealed = next((e.data["commitment"] for e in reversed(events)
-                   if e.type in (ev.FORKED, ev.GAME_CREATED)), "")
-    if commitment(secret) != sealed:
-        return TapeAudit(False, 0, "the revealed secret does not match the commitment")
-    replayer = Replayer(store)
-    table: Table | None = None
-    checked = 0
+    revealed = {}
     for event in events:
-        if event.version >= first and event.type in (ev.GAME_CREATED, ev.MOVE_PLAYED):
-            rng = RecordingRandom(seed_for(secret, event.version))
-            if event.type == ev.GAME_CREATED:
-                game = _game(event.data["kind"])
-                game.setup(list(event.data["names"]), copy.deepcopy(event.data["options"]), rng)
-            else:
-                assert table is not None
-                table.game.apply(copy.deepcopy(table.state), event.data["seat"],
-                                 copy.deepcopy(event.data["move"]), rng)
-            if rng.tape != event.tape:
-                return TapeAudit(False, checked,
-                                 f"event {event.version}: the draws differ from the secret's")
-            checked += 1
-        table = replayer.evolve(table, game_id, event)
-    return TapeAudit(True, checked)
+        if event.type == ev.GAME_ENDED:
+            secret = bytes.fromhex(event.data["secret"])
+            revealed[commitment(secret)] = secret
+    marks = epochs(events)
+    committed = {c for _, c in marks}
+    if any(c not in committed for c in revealed):
+        return TapeAudit(False, 0, "the revealed secret does not match the commitment")
+    if not marks or marks[-1][1] not in revealed:
+        return TapeAudit(False, 0, "the game has not ended: its secret is still sealed")
+    try:
+        return _check_epochs(store, game_id, marks, revealed)
+    except Exception as exc:  # a log that does not even fold fails its audit, loudly
+        return TapeAudit(False, 0, f"the events do not fold: {type(exc).__name__}: {exc}")
+
+
+def _check_epochs(store: EventStore, game_id: str, marks: list[tuple[int, str]],
+                  revealed: dict[str, bytes]) -> TapeAudit:
+    checked = sealed = 0
+    epoch = 0
+    for table, event in Replayer(store).walk(game_id):
+        while epoch + 1 < len(marks) and marks[epoch + 1][0] < event.version:
+            epoch += 1
+        if event.type not in (ev.GAME_CREATED, ev.MOVE_PLAYED):
+            continue
+        secret = revealed.get(marks[epoch][1])
+        if secret is None:
+            sealed += 1
+            continue
+        rng = RecordingRandom(seed_for(secret, event.version))
+        if event.type == ev.GAME_CREATED:
+            game = _game(event.data["kind"])
+            game.setup(list(event.data["names"]), copy.deepcopy(event.data["options"]), rng)
+        else:
+            assert table is not None
+            table.game.apply(copy.deepcopy(table.state), event.data["seat"],
+                             copy.deepcopy(event.data["move"]), rng)
+        if rng.tape != event.tape:
+            return TapeAudit(False, checked,
+                             f"event {event.version}: the draws differ from the secret's",
+                             sealed)
+        checked += 1
+    return TapeAudit(True, checked, "", sealed)
 
 
 def _game(kind: str):
@@ -71,8 +106,10 @@ def cached_audit(store: EventStore, game_id: str) -> TapeAudit:
     version = store.version(game_id)
     cached = store.get_json(game_id, "audit")
     if cached and cached.get("version") == version:
-        return TapeAudit(cached["ok"], cached["checked"], cached["problem"])
+        return TapeAudit(cached["ok"], cached["checked"], cached["problem"],
+                         cached.get("sealed", 0))
     result = audit_tapes(store, game_id)
     store.put_json(game_id, "audit", {"version": version, "ok": result.ok,
-                                      "checked": result.checked, "problem": result.problem})
+                                      "checked": result.checked, "problem": result.problem,
+                                      "sealed": result.sealed})
     return result

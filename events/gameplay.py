@@ -8,6 +8,7 @@ read as ``expected_version``; a concurrent writer makes the append fail with
 from __future__ import annotations
 
 import copy
+import json
 import logging
 import secrets
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from events.envelope import Event, seat_actor
 from events.replay import Replayer, Table
 from events.store import ConflictError, EventStore, key, new_game_id
 from games import registry
-from games.protocol import IllegalMove
+from games.protocol import Game, IllegalMove, State
 from games.rng import RecordingRandom, commitment, seed_for
 
 log = logging.getLogger(__name__)
@@ -77,7 +78,7 @@ class GameService:
         names = [p["name"] for p in players]
         rng = RecordingRandom(seed_for(secret, 1))
         game.setup(list(names), copy.deepcopy(opts), rng)  # decided once, folded from tape
-        self.store.redis.set(self._secret_key(game_id), secret.hex())
+        self._keep_secret(game_id, secret)
         self.store.put_json(game_id, "seats", [
             {"seat": i, "name": p["name"], "email": p.get("email", ""),
              "tz": p.get("tz") or "UTC"}
@@ -111,7 +112,9 @@ class GameService:
             raise IllegalMove("it is not your turn")
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             raise IllegalMove("a move is an object with a string 'type'")
-        rng = RecordingRandom(seed_for(self._secret(game_id), expected_version + 1))
+        rng = RecordingRandom(seed_for(self._secret(game_id, table.commitment),
+                                       expected_version + 1))
+        before = json.loads(json.dumps(table.state))
         try:
             table.game.apply(table.state, seat, copy.deepcopy(move), rng)
         except IllegalMove:
@@ -119,22 +122,28 @@ class GameService:
         except Exception as exc:  # a move of the wrong shape that the rules did not catch
             log.exception("%s rejected a move with %s: %r", table.kind, type(exc).__name__, move)
             raise IllegalMove("that move is not one of the legal moves") from exc
+        final = final_reason(table.game, before, table.state, seat, move, rng.tape)
         event = self.store.append(game_id, expected_version, Event(
             version=expected_version + 1, type=ev.MOVE_PLAYED, actor=seat_actor(seat),
-            data={"seat": seat, "move": move}, tape=rng.tape))
+            data={"seat": seat, "move": move, "final": final}, tape=rng.tape))
         if table.outcome() is not None:
             self.end_if_over(game_id)
         return event
 
     # -- undo by agreement ------------------------------------------------------------
-    def pending_undo(self, game_id: str) -> dict[str, Any] | None:
-        """The open take-back request, if any: ``{"version", "seat", "to", "answers"}``.
+    # Every decision below is made on the log as it stood at one version, and the event
+    # it leads to is appended with that version as expected_version: a move appended
+    # meanwhile makes the append fail instead of being erased by a Rewound.
+
+    def pending_undo(self, game_id: str, at: int | None = None) -> dict[str, Any] | None:
+        """The open take-back request at version ``at`` (default: now), if any:
+        ``{"version", "seat", "to", "answers"}``.
 
         A request stays open until every other seat answers, someone refuses, or any
         event that changes the position is appended (then it no longer makes sense).
         """
         answers: dict[int, bool] = {}
-        for event in self.store.latest(game_id, 100):
+        for event in self.store.latest(game_id, 100, end=at):
             if event.type == ev.UNDO_ANSWERED:
                 answers.setdefault(event.data["seat"], event.data["accept"])
             elif event.type == ev.UNDO_REQUESTED:
@@ -146,48 +155,96 @@ class GameService:
                 return None
         return None
 
-    def last_move_by(self, game_id: str, seat: int) -> int | None:
-        """The version just before ``seat``'s move, if the position's last change was it."""
-        for event in self.store.latest(game_id, 100):
+    def last_move_by(self, game_id: str, seat: int, at: int | None = None) -> int | None:
+        """The version just before ``seat``'s move, if the position's last change (as of
+        version ``at``, default now) was that move."""
+        move = self._last_move(game_id, seat, at)
+        return None if move is None else move.version - 1
+
+    def _last_move(self, game_id: str, seat: int, at: int | None) -> Event | None:
+        for event in self.store.latest(game_id, 100, end=at):
             if event.type in ev.PASSIVE:
                 continue
             if event.type == ev.MOVE_PLAYED and event.data["seat"] == seat:
-                return event.version - 1
+                return event
             return None
         return None
 
+    def why_final(self, game_id: str, move: Event) -> str | None:
+        """Why the move of event ``move`` cannot be taken back (None: it can).
+
+        Recorded when the move was decided (``final``); for moves logged before that was
+        recorded, worked out now from the states around it the same way."""
+        if "final" in move.data:
+            return move.data["final"]
+        before = self.load(game_id, at=move.version - 1)
+        after = self.load(game_id, at=move.version)
+        return final_reason(before.game, before.state, after.state, move.data["seat"],
+                            move.data["move"], move.tape)
+
+    def can_take_back(self, game_id: str, seat: int) -> tuple[bool, str | None]:
+        """Whether ``seat`` may ask to take back its last move now, and if not, why."""
+        move = self._last_move(game_id, seat, None)
+        if move is None:
+            return False, None
+        reason = self.why_final(game_id, move)
+        return reason is None, reason
+
     def request_undo(self, game_id: str, seat: int) -> Event:
-        """``seat`` asks to take back its last move; the others must all agree."""
+        """``seat`` asks to take back its last move; the others must all agree.
+
+        Refused once the move drew randomness or showed hidden information (else a
+        take-back would be a free re-roll or a free look), solo games included."""
         table = self.load(game_id)
+        version = table.version
         if table.ended:
             raise IllegalMove("the game is over")
-        if self.pending_undo(game_id):
+        if self.pending_undo(game_id, version):
             raise IllegalMove("a take-back request is already open")
-        to = self.last_move_by(game_id, seat)
-        if to is None:
+        move = self._last_move(game_id, seat, version)
+        if move is None:
             raise IllegalMove("you can only take back a move while it is the last one made")
+        reason = self.why_final(game_id, move)
+        if reason:
+            raise IllegalMove(f"that move cannot be taken back: {reason}")
+        to = move.version - 1
         event = self.record(game_id, ev.UNDO_REQUESTED, {"seat": seat, "to": to},
-                            actor=seat_actor(seat), expected_version=table.version)
+                            actor=seat_actor(seat), expected_version=version)
         if len(table.names) == 1:  # nobody else to ask
-            return self.rewind(game_id, to, "take-back", seat_actor(seat))
+            return self.rewind(game_id, to, "take-back", seat_actor(seat),
+                               expected_version=event.version)
         return event
 
     def answer_undo(self, game_id: str, seat: int, accept: bool) -> Event:
         """Another seat allows or refuses the open request; all allowed -> Rewound."""
-        pending = self.pending_undo(game_id)
+        version = self.store.version(game_id)
+        pending = self.pending_undo(game_id, version)
         if pending is None:
             raise IllegalMove("there is no open take-back request")
         if seat == pending["seat"] or seat in pending["answers"]:
             raise IllegalMove("you have nothing to answer here")
-        version = self.store.version(game_id)
         event = self.record(game_id, ev.UNDO_ANSWERED, {"seat": seat, "accept": accept,
                                                         "request": pending["version"]},
                             actor=seat_actor(seat), expected_version=version)
-        others = set(range(len(self.load(game_id).names))) - {pending["seat"]}
+        seats = self.store.get_json(game_id, "seats") or []
+        others = set(range(len(seats) or len(self.load(game_id).names))) - {pending["seat"]}
         if accept and others <= set(pending["answers"]) | {seat}:
-            return self.rewind(game_id, pending["to"], "take-back agreed by every player",
-                               "players")
+            return self._rewind_agreed(game_id, pending, event.version) or event
         return event
+
+    def _rewind_agreed(self, game_id: str, pending: dict[str, Any],
+                       since: int) -> Event | None:
+        """Append the agreed Rewound on top of version ``since``, unless the position
+        changed after it (a move made meanwhile closes the request: nothing is erased)."""
+        for _ in range(20):  # passive events (a reminder) may land in between; bounded
+            try:
+                return self.rewind(game_id, pending["to"], "take-back agreed by every "
+                                   "player", "players", expected_version=since)
+            except ConflictError as exc:
+                if not self._only_passive_since(game_id, since, exc.version):
+                    return None
+                since = exc.version
+        return None
 
     def turn_unchanged(self, game_id: str, seat: int, since: int,
                        current: int | None = None) -> bool:
@@ -231,21 +288,37 @@ class GameService:
         try:
             return self.store.append(game_id, table.version, Event(
                 version=table.version + 1, type=ev.GAME_ENDED, actor="system",
-                data={"outcome": outcome, "secret": self._secret(game_id).hex()}))
+                data={"outcome": outcome,
+                      "secret": self._secret(game_id, table.commitment).hex()}))
         except ConflictError:
             return None  # someone else appended first; the next check will see it
 
     def rewind(self, game_id: str, to: int, reason: str, by: str,
                expected_version: int | None = None) -> Event:
-        """Append Rewound{to}: play carries on from the state at version ``to``."""
+        """Append Rewound{to}: play carries on from the state at version ``to``.
+
+        If the game's secret has been revealed (it ended), play cannot go on with it:
+        every later draw could be computed by anyone.  The Rewound then commits a new
+        secret, revealed when the game ends again; the audit checks each epoch with its
+        own secret."""
         table = self.load(game_id)
         if expected_version is not None and expected_version != table.version:
             raise ConflictError(table.version)
         if not 1 <= to < table.version:
             raise IllegalMove(f"can only rewind to a version between 1 and {table.version - 1}")
+        data: dict[str, Any] = {"to": to, "reason": reason, "by": by}
+        if self._revealed(table):
+            secret = secrets.token_bytes(32)
+            self._keep_secret(game_id, secret)  # unused if the append below fails: harmless
+            data["commitment"] = commitment(secret)
         return self.store.append(game_id, table.version, Event(
-            version=table.version + 1, type=ev.REWOUND, actor=by,
-            data={"to": to, "reason": reason, "by": by}))
+            version=table.version + 1, type=ev.REWOUND, actor=by, data=data))
+
+    @staticmethod
+    def _revealed(table: Table) -> bool:
+        """The secret in force has been revealed (by a GameEnded)."""
+        return any(commitment(bytes.fromhex(s)) == table.commitment
+                   for s in table.revealed_secrets)
 
     def fork(self, game_id: str, at: int, by: str) -> str:
         """Copy events 1..at into a new game (same hash chain) and append Forked."""
@@ -254,7 +327,7 @@ class GameService:
             raise IllegalMove(f"can only fork at a version between 1 and {last}")
         new_id = new_game_id()
         secret = secrets.token_bytes(32)
-        self.store.redis.set(self._secret_key(new_id), secret.hex())
+        self._keep_secret(new_id, secret)
         self.store.put_json(new_id, "seats", self.store.get_json(game_id, "seats"))
         for event in self.store.iter(game_id, 1, at, raw=True):
             self.store.append(new_id, event.version - 1, event)
@@ -271,9 +344,29 @@ class GameService:
             version=version + 1, type=type_, actor=actor, data=data))
 
     # -- secrets -----------------------------------------------------------------------
-    @staticmethod
-    def _secret_key(game_id: str) -> str:
-        return key(game_id, "secret")
+    # One secret per epoch (a game, a fork, a rewind after the reveal), kept by its
+    # commitment, so a new epoch can never overwrite the secret that is in force.
 
-    def _secret(self, game_id: str) -> bytes:
-        return bytes.fromhex(self.store.redis.get(self._secret_key(game_id)))
+    def _keep_secret(self, game_id: str, secret: bytes) -> None:
+        self.store.redis.hset(key(game_id, "secrets"), commitment(secret), secret.hex())
+
+    def _secret(self, game_id: str, committed: str | None = None) -> bytes:
+        """The secret behind ``committed`` (default: the commitment in force now)."""
+        if committed is None:
+            committed = self.load(game_id).commitment
+        found = self.store.redis.hget(key(game_id, "secrets"), committed)
+        if found is None:  # games created before secrets were kept by commitment
+            found = self.store.redis.get(key(game_id, "secret"))
+        if found is None or commitment(bytes.fromhex(found)) != committed:
+            raise RuntimeError(f"the secret of game {game_id} is missing")
+        return bytes.fromhex(found)
+
+
+def final_reason(game: Game, before: State, after: State, seat: int, move: dict[str, Any],
+                 tape: list[int]) -> str | None:
+    """Why a move can never be taken back, or None.  A move that drew randomness would
+    be drawn again differently (a free re-roll); a move that showed hidden information
+    would be made again knowing it (a free look)."""
+    if tape:
+        return "it drew at random (cards, dice or a shuffle)"
+    return game.reveals(before, after, seat, move)

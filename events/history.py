@@ -12,8 +12,9 @@ def describe(event: Event, game: Game, names: list[str], seat: int | None) -> st
     """The log line ``seat`` (None: spectator or admin view without secrets) may read."""
     d = event.data
     if event.type == ev.MOVE_PLAYED:
-        return game.describe({"version": event.version, "actor": d["seat"],
+        text = game.describe({"version": event.version, "actor": d["seat"],
                               "data": {"move": d["move"]}, "names": names}, seat)
+        return f"{text} (cannot be taken back: {d['final']})" if d.get("final") else text
     if event.type == ev.GAME_CREATED:
         return (f"{game.name} set up for {', '.join(d['names'])}; "
                 f"secret commitment {d['commitment'][:16]}…")
@@ -21,7 +22,9 @@ def describe(event: Event, game: Game, names: list[str], seat: int | None) -> st
         return f"Game over. Secret revealed: {d['secret']}"
     if event.type == ev.REWOUND:
         reason = f" ({d['reason']})" if d.get("reason") else ""
-        return f"Rewound to move {d['to']} by {d['by']}{reason}"
+        epoch = (f"; new secret commitment {d['commitment'][:16]}… (the old secret is "
+                 "public)") if d.get("commitment") else ""
+        return f"Rewound to move {d['to']} by {d['by']}{reason}{epoch}"
     if event.type == ev.FORKED:
         return f"Forked from game {d['from']} at move {d['at']}"
     if event.type == ev.ADMIN_NOTE:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -57,6 +58,48 @@ class Table:
         return cls(**data)
 
 
+def surviving(events: list[Event], floor: int) -> list[Event] | None:
+    """The events of ``events`` that the state at their end is made of, oldest first.
+
+    ``events`` are consecutive versions after ``floor``.  Walking back from the last
+    one, a ``Rewound{to}`` jumps to version ``to`` (the state there is what it restored),
+    so the moves it took back, and earlier rewinds inside them, are skipped without
+    being folded: the work is linear in the log.  None if a jump lands before
+    ``floor`` (the caller then starts from further back).
+    """
+    by_version = {e.version: e for e in events}
+    chain: list[Event] = []
+    version = events[-1].version
+    while version > floor:
+        event = by_version[version]
+        if event.type == ev.REWOUND:
+            version = event.data["to"]
+        else:
+            chain.append(event)
+            version -= 1
+    if version < floor:
+        return None
+    chain.reverse()
+    return chain
+
+
+def _commitment_of(event: Event) -> str | None:
+    """The secret commitment an event puts in force (a game, a fork or a new epoch)."""
+    if event.type in (ev.GAME_CREATED, ev.FORKED, ev.REWOUND):
+        return event.data.get("commitment")
+    return None
+
+
+def _rewound(table: Table, earlier: Table, event: Event) -> Table:
+    """The table after ``event`` (a Rewound): ``earlier``'s position with ``table``'s
+    record of secrets, and the new epoch's commitment if the Rewound started one."""
+    earlier.version = event.version
+    earlier.game_id = table.game_id
+    earlier.revealed_secrets = table.revealed_secrets
+    earlier.commitment = event.data.get("commitment") or table.commitment
+    return earlier
+
+
 class Replayer:
     """Loads tables from an :class:`EventStore`, through snapshots when they help.
 
@@ -72,17 +115,23 @@ class Replayer:
 
     def load(self, game_id: str, at: int | None = None, use_snapshot: bool = True) -> Table:
         """The table at version ``at`` (default: the latest); ``use_snapshot=False``
-        folds from event 1, ignoring every cache (what audits use)."""
-        table = None
+        folds from event 1, ignoring every cache (what audits use).
+
+        The cost is linear in the events read, however many take-backs and rewinds
+        they hold: only the moves that survive them are applied (see :func:`surviving`).
+        """
+        base = None
         if use_snapshot:
-            table = self._cached(game_id, at)
-            if table is None:
-                table = self.snapshot(game_id)
-                if table is not None and at is not None and table.version > at:
-                    table = None
-        start = 1 if table is None else table.version + 1
-        for event in self.store.iter(game_id, start, at):
-            table = self.evolve(table, game_id, event)
+            base = self._cached(game_id, at)
+            if base is None:
+                base = self.snapshot(game_id)
+                if base is not None and at is not None and base.version > at:
+                    base = None
+        start = 1 if base is None else base.version + 1
+        events = list(self.store.iter(game_id, start, at))
+        table = self._fold(game_id, base, events)
+        if table is None:  # a rewind in the tail went back past the cached table
+            table = self._fold(game_id, None, list(self.store.iter(game_id, 1, at)))
         if table is None:
             raise UnknownGame(game_id)
         if at is not None and table.version != at:
@@ -90,6 +139,51 @@ class Replayer:
         if use_snapshot and at is None:
             self._remember(table)
         return table
+
+    def _fold(self, game_id: str, base: Table | None, events: list[Event]) -> Table | None:
+        """``base`` (the table at the version before ``events``) brought to the end of
+        ``events``; None if a rewind among them reaches back before ``base``."""
+        if not events:
+            return base
+        chain = surviving(events, base.version if base else 0)
+        if chain is None:
+            return None
+        revealed = list(base.revealed_secrets) if base else []
+        table = base
+        for event in chain:
+            table = self.evolve(table, game_id, event)
+        if table is None:
+            return None
+        # What the whole log says, rewound branches included: a secret once revealed
+        # stays revealed, and the latest commitment is the one in force.
+        for event in events:
+            if event.type == ev.GAME_ENDED:
+                revealed.append(event.data["secret"])
+            commitment = _commitment_of(event)
+            if commitment:
+                table.commitment = commitment
+        table.revealed_secrets = revealed
+        table.version = events[-1].version
+        return table
+
+    def walk(self, game_id: str) -> Iterator[tuple[Table | None, Event]]:
+        """Every event of the log with the table just before it (None before event 1),
+        folded once from event 1: the tables at rewind targets are kept, so this too
+        stays linear however many rewinds the log holds.  Yielded tables are not to be
+        changed by the caller."""
+        events = self.store.read(game_id)
+        targets = {e.data["to"] for e in events if e.type == ev.REWOUND}
+        kept: dict[int, str] = {}
+        table: Table | None = None
+        for event in events:
+            yield table, event
+            if event.type == ev.REWOUND:
+                earlier = Table.from_json(json.loads(kept[event.data["to"]]))
+                table = _rewound(table, earlier, event)
+            else:
+                table = self.evolve(table, game_id, event)
+            if event.version in targets:
+                kept[event.version] = json.dumps(table.to_json())
 
     def _cached(self, game_id: str, at: int | None) -> Table | None:
         entry = self._cache.get(game_id)
@@ -108,7 +202,10 @@ class Replayer:
             self._cache.popitem(last=False)
 
     def evolve(self, table: Table | None, game_id: str, event: Event) -> Table:
-        """The table after one more event (a new object only for GameCreated/Rewound)."""
+        """The table after one more event (a new object only for GameCreated/Rewound).
+
+        A Rewound loads the table at its target (one linear load); :meth:`load` and
+        :meth:`walk` avoid even that when they fold many events."""
         if event.type == ev.GAME_CREATED:
             data = event.data
             game = registry.get(data["kind"])
@@ -129,11 +226,7 @@ class Replayer:
                              copy.deepcopy(event.data["move"]), tape)
             tape.finish()
         elif event.type == ev.REWOUND:
-            earlier = self.load(game_id, at=event.data["to"])
-            earlier.version = event.version
-            earlier.revealed_secrets = table.revealed_secrets
-            earlier.commitment = table.commitment
-            return earlier
+            return _rewound(table, self.load(game_id, at=event.data["to"]), event)
         elif event.type == ev.FORKED:
             table.game_id = game_id
             table.commitment = event.data["commitment"]

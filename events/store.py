@@ -112,9 +112,11 @@ class EventStore:
         """Ask the sweep to look at this game's projection."""
         self.redis.zadd(DIRTY, {game_id: time.time()})
 
-    def latest(self, game_id: str, count: int = 50) -> list[Event]:
-        """The last ``count`` events, newest first (upcast)."""
-        entries = self.redis.xrevrange(key(game_id, "log"), count=count)
+    def latest(self, game_id: str, count: int = 50, end: int | None = None) -> list[Event]:
+        """The last ``count`` events up to version ``end`` (default: the end), newest
+        first (upcast)."""
+        high = "+" if end is None or end >= MAX_VERSION else f"0-{max(end, 0)}"
+        entries = self.redis.xrevrange(key(game_id, "log"), max=high, count=count)
         return [upcast(Event.from_entry(entry_id, fields)) for entry_id, fields in entries]
 
     def game_ids(self, offset: int = 0, limit: int = 100, newest_first: bool = True) -> list[str]:
