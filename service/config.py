@@ -45,11 +45,32 @@ class ConfigError(RuntimeError):
     """The service cannot start with this configuration."""
 
 
+MIN_SECRET_BYTES = 32
+MIN_ADMIN_TOKEN_CHARS = 32
+_MAKE_ONE = "python -c 'import secrets; print(secrets.token_urlsafe(48))'"
+
+
 def check(config: dict[str, Any]) -> None:
-    """Refuse what must never run: production with the default secret or no admin token."""
-    if config["RAVENPOST_ENV"] == "production":
-        if config["SECRET_KEY"] in (None, "", DEFAULT_SECRET):
-            raise ConfigError("SECRET_KEY must be set to a long random value in production")
+    """Refuse what must never run (web and worker alike): in production a missing, default
+    or short SECRET_KEY, a short ADMIN_TOKEN (unset is allowed: the admin tools are then
+    off), or no REDIS_URL; anywhere, the sendgrid backend without its API key.
+
+    Raises :class:`ConfigError` with a one-line message that says what to do.
+    """
+    if config.get("RAVENPOST_ENV") == "production":
+        secret = config.get("SECRET_KEY")
+        if secret in (None, "", b"", DEFAULT_SECRET, DEFAULT_SECRET.encode()):
+            raise ConfigError("SECRET_KEY must be set to a long random value in production "
+                              f"(make one with: {_MAKE_ONE})")
+        size = len(secret if isinstance(secret, bytes) else str(secret).encode("utf-8"))
+        if size < MIN_SECRET_BYTES:
+            raise ConfigError(f"SECRET_KEY is {size} bytes long; production needs at least "
+                              f"{MIN_SECRET_BYTES} random bytes (make one with: {_MAKE_ONE})")
+        token = config.get("ADMIN_TOKEN")
+        if token and len(token) < MIN_ADMIN_TOKEN_CHARS:
+            raise ConfigError(f"ADMIN_TOKEN is {len(token)} characters long; production needs "
+                              f"at least {MIN_ADMIN_TOKEN_CHARS} (or leave it unset to turn "
+                              f"the admin tools off; make one with: {_MAKE_ONE})")
         if not config.get("REDIS_URL"):
             raise ConfigError("REDIS_URL must be set in production")
     if config["MAIL_BACKEND"] == "sendgrid" and not config.get("SENDGRID_API_KEY"):

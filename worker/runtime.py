@@ -94,9 +94,10 @@ def runtime() -> Runtime:
     """This process's runtime; an RQ worker builds it from the environment."""
     global _runtime
     if _runtime is None:
-        from service.config import DEFAULTS, from_environment
+        from service.config import DEFAULTS, check, from_environment
         from service.redis_setup import connect
         config = {**DEFAULTS, **from_environment()}
+        check(config)  # the web's start-up refusals: never sign links with a weak secret
         url = config.get("REDIS_URL") or os.environ.get("REDIS_URL")
         if not url:
             raise RuntimeError("REDIS_URL is not set for this worker")

@@ -12,9 +12,9 @@ def csrf(client, url):
                      client.get(url).get_data(as_text=True)).group(1)
 
 
-def sign_in(client):
+def sign_in(client, admin_token=ADMIN):
     token = csrf(client, "/admin/sign-in")
-    reply = client.post("/admin/sign-in", data={"csrf_token": token, "token": ADMIN})
+    reply = client.post("/admin/sign-in", data={"csrf_token": token, "token": admin_token})
     assert reply.status_code == 302
 
 
@@ -58,13 +58,18 @@ def test_rewind_and_fork_from_the_replay_page(client, new_game, rt):
 
 def test_the_outbox_is_admin_only_in_production(fake_redis):
     from service import create_app
+    admin = "a-production-admin-token-of-32-chars-or-more"
     app = create_app({"REDIS_CLIENT": fake_redis, "RUN_JOBS_INLINE": True,
                       "RAVENPOST_ENV": "production", "REDIS_URL": "redis://unused",
-                      "SECRET_KEY": "a-long-random-production-secret", "ADMIN_TOKEN": ADMIN})
+                      "SECRET_KEY": "a-long-random-production-secret-key-0123456789",
+                      "ADMIN_TOKEN": admin})
     client = app.test_client()
     assert client.get("/dev/mail/").status_code == 302
-    sign_in(client)
+    sign_in(client, admin)
     assert client.get("/dev/mail/").status_code == 200
+    token = csrf(client, "/admin/")
+    client.post("/admin/sign-out", data={"csrf_token": token})
+    assert client.get("/dev/mail/").status_code == 302  # the same session check as /admin
 
 
 def test_an_admin_note_goes_into_every_players_history(client, new_game, rt):
