@@ -26,8 +26,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if config:
         app.config.from_mapping(config)
     cfg.check(app.config)
-    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
-    app.config["SESSION_COOKIE_HTTPONLY"] = True
 
     client = app.config.get("REDIS_CLIENT")
     rq_client = None
