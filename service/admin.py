@@ -1,21 +1,165 @@
 """Admin tools: the JSON admin API and the replay pages for people.
 
 The JSON API takes the admin token as a bearer token; the pages take it once in a
-sign-in form and keep the sign-in in the (signed) session cookie.
+sign-in form and then keep a server-side session: a random id in the (signed) session
+cookie, and under ``rp:admin-session:<sha256 of the id>`` in Redis a fingerprint of the
+admin token it was opened with and its start time.  A session ends at sign-out (the key
+is deleted, so a replayed cookie finds nothing), after ``ADMIN_SESSION_IDLE`` seconds
+unused (the key's TTL), ``ADMIN_SESSION_MAX_AGE`` seconds after sign-in whatever its use,
+and as soon as ``ADMIN_TOKEN`` changes (the fingerprint no longer matches).
+
+Wrong admin tokens, in the form or as a bearer token, are counted per client address and
+over all addresses; past ``ADMIN_SIGN_IN_ATTEMPTS`` in ``ADMIN_SIGN_IN_WINDOW`` seconds
+(or ``ADMIN_SIGN_IN_GLOBAL_ATTEMPTS`` in ``ADMIN_SIGN_IN_GLOBAL_WINDOW`` from everyone)
+every try, right or wrong, is answered 429 with Retry-After until the window ends.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, jsonify, redirect, render_template, request, session, url_for
+import hashlib
+import hmac
+import math
+import secrets
+import time
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 
 from events import envelope as ev
 from events import history
 from events.audit import audit_tapes
 from service import schemas
 from service.api import body
-from service.auth import admin_session, is_admin_token, require_admin
+from service.auth import admin_session, bearer, is_admin_token, require_admin, same_secret
 from service.current import after_append, rt
 from service.errors import ApiError
+
+# Defaults of the settings above (any of them may be given in the app's configuration).
+SETTINGS: dict[str, int] = {
+    "ADMIN_SESSION_IDLE": 8 * 3600,  # seconds a session lives unused
+    "ADMIN_SESSION_MAX_AGE": 24 * 3600,  # seconds a session lives at most
+    "ADMIN_SIGN_IN_ATTEMPTS": 5,  # wrong tokens per client address ...
+    "ADMIN_SIGN_IN_WINDOW": 15 * 60,  # ... in this many seconds
+    "ADMIN_SIGN_IN_GLOBAL_ATTEMPTS": 30,  # wrong tokens from all addresses ...
+    "ADMIN_SIGN_IN_GLOBAL_WINDOW": 60,  # ... in this many seconds
+}
+SESSION_PREFIX = "rp:admin-session:"
+FAILURES_PREFIX = "rp:admin-sign-in:"
+COOKIE_FIELD = "admin_session"
+
+
+def setting(name: str) -> int:
+    value = current_app.config.get(name)
+    return int(SETTINGS[name] if value is None else value)
+
+
+# -- server-side admin sessions -----------------------------------------------------------
+def session_key(session_id: str) -> str:
+    """Redis key of a session: the id is hashed so that the keys alone open nothing."""
+    return SESSION_PREFIX + hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def token_fingerprint(token: str) -> str:
+    """HMAC of the admin token under SECRET_KEY: tells a token change without storing it."""
+    key = current_app.config["SECRET_KEY"]
+    key = key if isinstance(key, bytes) else str(key).encode("utf-8", "surrogatepass")
+    return hmac.new(key, b"admin-session\0" + token.encode("utf-8", "surrogatepass"),
+                    hashlib.sha256).hexdigest()
+
+
+def start_session() -> str:
+    """Sign this browser in: a fresh Flask session holding only a new random session id."""
+    session_id = secrets.token_urlsafe(32)
+    lifetime = min(setting("ADMIN_SESSION_IDLE"), setting("ADMIN_SESSION_MAX_AGE"))
+    rt().redis.hset(session_key(session_id), mapping={
+        "fingerprint": token_fingerprint(current_app.config["ADMIN_TOKEN"]),
+        "started": repr(time.time())})
+    rt().redis.expire(session_key(session_id), lifetime)
+    # A new session on sign-in: nothing set before it (a CSRF token too) carries over.
+    session.clear()
+    session[COOKIE_FIELD] = session_id
+    return session_id
+
+
+def session_is_valid() -> bool:
+    """The browser's session id is in Redis, unexpired, and opened with today's token."""
+    token = current_app.config.get("ADMIN_TOKEN")
+    session_id = session.get(COOKIE_FIELD)
+    if not token or not isinstance(session_id, str):
+        return False
+    key = session_key(session_id)
+    found = rt().redis.hgetall(key)
+    if not found:
+        return False
+    try:
+        left = float(found.get("started", "")) + setting("ADMIN_SESSION_MAX_AGE") - time.time()
+    except ValueError:
+        left = 0
+    if left <= 0 or not same_secret(found.get("fingerprint"), token_fingerprint(token)):
+        rt().redis.delete(key)
+        return False
+    rt().redis.expire(key, max(1, min(setting("ADMIN_SESSION_IDLE"), math.floor(left))))
+    return True
+
+
+def end_session() -> None:
+    """Sign out: the session is deleted in Redis, so its cookie is worth nothing after."""
+    session_id = session.get(COOKIE_FIELD)
+    if isinstance(session_id, str):
+        rt().redis.delete(session_key(session_id))
+    session.clear()
+
+
+# -- throttling wrong admin tokens --------------------------------------------------------
+def _counters() -> list[tuple[str, int, int]]:
+    address = request.remote_addr or "unknown"
+    return [(f"{FAILURES_PREFIX}addr:{address}", setting("ADMIN_SIGN_IN_ATTEMPTS"),
+             setting("ADMIN_SIGN_IN_WINDOW")),
+            (f"{FAILURES_PREFIX}all", setting("ADMIN_SIGN_IN_GLOBAL_ATTEMPTS"),
+             setting("ADMIN_SIGN_IN_GLOBAL_WINDOW"))]
+
+
+def throttled() -> int | None:
+    """Seconds this client must wait before trying a token again, or None."""
+    client = rt().redis
+    for key, attempts, window in _counters():
+        if int(client.get(key) or 0) >= attempts:
+            ttl = client.ttl(key)
+            return ttl if ttl > 0 else window
+    return None
+
+
+def count_failure() -> None:
+    """One more wrong token from this client (each counter's window starts at its first)."""
+    for key, _attempts, window in _counters():
+        # SET NX EX then INCR in one MULTI (one key, so one cluster slot): never a counter
+        # without an expiry, and no EXPIRE NX (Redis 7) needed.
+        pipe = rt().redis.pipeline(transaction=True)
+        pipe.set(key, 0, ex=window, nx=True)
+        pipe.incr(key)
+        pipe.execute()
+
+
+def forget_failures() -> None:
+    rt().redis.delete(_counters()[0][0])
+
+
+def _too_many(wait: int) -> str:
+    minutes = max(1, math.ceil(wait / 60))
+    return (f"Too many wrong admin tokens; try again in {minutes} minute"
+            f"{'' if minutes == 1 else 's'}.")
+
 
 api_bp = Blueprint("admin_api", __name__, url_prefix="/api/v1/admin")
 bp = Blueprint("admin", __name__, url_prefix="/admin")
@@ -23,8 +167,20 @@ bp = Blueprint("admin", __name__, url_prefix="/admin")
 
 # -- JSON API (bearer ADMIN_TOKEN) -------------------------------------------------------
 @api_bp.before_request
-def _admin_only() -> None:
-    require_admin()
+def _admin_only() -> Any:
+    if not bearer():
+        require_admin()  # 401: nothing was guessed
+    wait = throttled()
+    if wait is not None:
+        reply = jsonify({"error": "too_many_requests", "message": _too_many(wait),
+                         "retry_after": wait})
+        return reply, 429, {"Retry-After": str(wait)}
+    try:
+        require_admin()
+    except ApiError:
+        count_failure()
+        raise
+    return None
 
 
 @api_bp.get("/games/<game_id>/state")
@@ -84,22 +240,30 @@ def _signed_in() -> None:
 
 
 @bp.route("/sign-in", methods=["GET", "POST"])
-def sign_in():
-    error = None
+def sign_in() -> Any:
+    error, status, headers = None, 200, {}
     if request.method == "POST":
-        if is_admin_token(request.form.get("token")):
-            session["admin"] = True
+        wait = throttled()
+        if wait is not None:
+            error, status, headers = _too_many(wait), 429, {"Retry-After": str(wait)}
+        elif is_admin_token(request.form.get("token")):
+            forget_failures()
+            start_session()
             target = request.args.get("next", "")
             safe = target.startswith(("/admin", "/dev/mail")) and not target.startswith("//")
             return redirect(target if safe else url_for("admin.index"))
-        error = "That is not the admin token." if rt().config.get("ADMIN_TOKEN") else \
-            "This server has no ADMIN_TOKEN set, so the admin pages are off."
-    return render_template("admin/sign_in.html", error=error), 401 if error else 200
+        elif rt().config.get("ADMIN_TOKEN"):
+            count_failure()
+            error, status = "That is not the admin token.", 401
+        else:
+            error, status = ("This server has no ADMIN_TOKEN set, so the admin pages are "
+                             "off."), 401
+    return render_template("admin/sign_in.html", error=error), status, headers
 
 
 @bp.post("/sign-out")
-def sign_out():
-    session.pop("admin", None)
+def sign_out() -> Response:
+    end_session()
     return redirect(url_for("lobby.index"))
 
 

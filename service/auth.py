@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hmac
 
-from flask import current_app, request, session
+from flask import current_app, request
 
 from service.current import rt
 from service.errors import ApiError
@@ -43,8 +43,10 @@ def require_admin() -> None:
 
 
 def admin_session() -> bool:
-    """The browser signed in on /admin with the admin token."""
-    return bool(session.get("admin")) and bool(current_app.config.get("ADMIN_TOKEN"))
+    """The browser signed in on /admin with today's admin token, in a session that is still
+    open in Redis (see service.admin: it expires, and sign-out or a new token ends it)."""
+    from service.admin import session_is_valid  # service.admin imports this module
+    return session_is_valid()
 
 
 def player(game_id: str) -> Link:
