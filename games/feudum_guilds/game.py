@@ -13,6 +13,7 @@ from games.feudum_guilds import (  # noqa: F401
     guilds,
     invariants,
     rounds,
+    takebacks,
     views,
     writs,
 )
@@ -132,6 +133,12 @@ class FeudumGuilds(Game):
 
     def outcome(self, state: State) -> dict[str, Any] | None:
         return copy.deepcopy(state["outcome"]) if state["outcome"] else None
+
+    # -- take-backs ----------------------------------------------------------------------
+    def reveals(self, before: State, after: State, seat: int, move: Move) -> str | None:
+        """Why ``move`` cannot be taken back (a seal, a writ or a secret choice came to
+        light), or None; see :mod:`games.feudum_guilds.takebacks`."""
+        return takebacks.reveals(before, after, seat, move)
 
     # -- presentation --------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

@@ -146,6 +146,14 @@ class Table:
     def do(self, seat: int, move: dict) -> None:
         GAME.apply(self.state, seat, move, self.rng)
 
+    def decide(self, seat: int, move: dict) -> tuple[str | None, list[int]]:
+        """Play ``move`` as the platform decides it: why it cannot be taken back, and its tape
+        (a non-empty tape means it drew randomness, which is never taken back either)."""
+        before = copy.deepcopy(self.state)
+        rng = RecordingRandom(len(self.rng.tape) + 1)
+        GAME.apply(self.state, seat, move, rng)
+        return GAME.reveals(before, self.state, seat, move), rng.tape
+
     def moves(self, seat: int) -> list[dict]:
         return GAME.legal_moves(self.state, seat)
 
