@@ -15,26 +15,36 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from games import registry  # noqa: E402
+from tests.redis_claim import claim_empty_database, release  # noqa: E402
 
 registry.KINDS.setdefault("test-race", "tests.platform_game:GAME")
 
 
 @contextmanager
 def real_redis() -> Iterator[tuple[redis.Redis, str]]:
-    """A flushed database on a real Redis server: (client, url); cleaned up after."""
-    url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/10"
-    try:
-        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
-        embedded = None
-    except redis.ConnectionError:
+    """An empty database of its own on a real Redis server: (client, url).
+
+    REDIS_URL's server, else 127.0.0.1:6379, else an embedded redis-server; on a shared
+    server only a database that held nothing is used, and only its keys are deleted."""
+    embedded, claim = None, None
+    for url in filter(None, [os.environ.get("REDIS_URL"), "redis://127.0.0.1:6379/0"]):
+        try:
+            claim = claim_empty_database(url)
+        except redis.RedisError:
+            continue
+        if claim:
+            break
+    if claim:
+        url = claim[0]
+    else:
         from service.redis_setup import EmbeddedRedis
         embedded = EmbeddedRedis(tempfile.mkdtemp(prefix="ravenpost-bench-")).start()
         url = embedded.url
     client = redis.Redis.from_url(url, decode_responses=True)
-    client.flushdb()
     try:
         yield client, url
     finally:
-        client.flushdb()
+        if claim:
+            release(*claim)
         if embedded:
             embedded.stop()

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
-from urllib.parse import urlsplit, urlunsplit
 
 import fakeredis
 import pytest
@@ -13,6 +11,7 @@ import redis
 from events.gameplay import GameService
 from events.store import EventStore
 from games import registry
+from tests.redis_claim import CLAIM, CLAIM_SECONDS, claim_empty_database, empty_but_claim, release
 
 registry.KINDS.setdefault("test-race", "tests.platform_game:GAME")
 
@@ -33,41 +32,7 @@ def service(store) -> GameService:
     return GameService(store)
 
 
-CLAIM = "ravenpost:test-run"  # marks a database as taken by one test run
-CLAIM_SECONDS = 3600  # a run killed mid-way frees its database within the hour
-
-
-def _claim_empty_database(url: str) -> str | None:
-    """The URL of a database on ``url``'s server that was empty and is now ours.
-
-    Tests never delete data they did not create: a run takes a database only if it
-    holds no key at all, marks it with a claim key that expires, and afterwards deletes
-    only what is in that database.  Parallel runs on one server each get their own.
-    """
-    base = redis.Redis.from_url(url, socket_connect_timeout=2)
-    base.ping()
-    databases = int(base.config_get("databases").get("databases", 16))
-    token = f"{os.getpid()}-{time.time()}"
-    for db in range(databases - 1, 0, -1):  # from the top: people use the low ones
-        client = redis.Redis.from_url(_db_url(url, db), socket_connect_timeout=2)
-        if client.dbsize() or not client.set(CLAIM, token, nx=True, ex=CLAIM_SECONDS):
-            continue
-        if client.dbsize() == 1:
-            _claimed.append((_db_url(url, db), token))
-            return _db_url(url, db)
-        client.delete(CLAIM)  # someone else wrote here at the same moment
-    return None
-
-
-_claimed: list = []
-
-
-def _db_url(url: str, db: int) -> str:
-    """``url`` pointed at database ``db`` (a path or a ``?db=`` decides it in redis-py)."""
-    parts = urlsplit(url)
-    if parts.scheme == "unix":
-        return urlunsplit((parts.scheme, parts.netloc, parts.path, f"db={db}", ""))
-    return urlunsplit((parts.scheme, parts.netloc, f"/{db}", "", ""))
+_claimed: list = []  # (url, token) of the database this run claimed
 
 
 @pytest.fixture(scope="session")
@@ -76,11 +41,12 @@ def real_redis_url(tmp_path_factory) -> str:
     else an embedded redis-server started for this run."""
     for url in filter(None, [os.environ.get("REDIS_URL"), "redis://127.0.0.1:6379/0"]):
         try:
-            found = _claim_empty_database(url)
+            found = claim_empty_database(url)
         except redis.RedisError:
             continue
         if found:
-            return found
+            _claimed.append(found)
+            return found[0]
     from service.redis_setup import EmbeddedRedis
     server = EmbeddedRedis(tmp_path_factory.mktemp("redis")).start()
     _embedded.append(server)
@@ -90,22 +56,9 @@ def real_redis_url(tmp_path_factory) -> str:
 _embedded: list = []
 
 
-def _empty_but_claim(client: redis.Redis) -> None:
-    """Delete every key of our claimed database except the claim itself."""
-    keys = [k for k in client.scan_iter(count=1000) if k not in (CLAIM, CLAIM.encode())]
-    for i in range(0, len(keys), 500):
-        client.delete(*keys[i:i + 500])
-
-
 def pytest_sessionfinish(session, exitstatus):
     for url, token in _claimed:
-        try:
-            client = redis.Redis.from_url(url, decode_responses=True)
-            if client.get(CLAIM) == token:
-                _empty_but_claim(client)
-                client.delete(CLAIM)
-        except redis.RedisError:
-            pass
+        release(url, token)
     for server in _embedded:
         server.stop()
 
@@ -118,12 +71,12 @@ def real_redis(real_redis_url):
     claimed = bool(_claimed)
     if claimed:
         client.set(CLAIM, _claimed[0][1], ex=CLAIM_SECONDS)
-        _empty_but_claim(client)
+        empty_but_claim(client)
     else:
         client.flushdb()  # the embedded server this run started
     yield client
     if claimed:
-        _empty_but_claim(client)
+        empty_but_claim(client)
     else:
         client.flushdb()
 
