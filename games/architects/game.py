@@ -13,6 +13,7 @@ from games.architects import (
     cards,
     opening,
     presentation,
+    takebacks,
     turn,
 )
 from games.protocol import Game, IllegalMove, Move, State
@@ -172,6 +173,11 @@ class Architects(Game):
                                 "score": res["totals"][b], "lines": res["lines"][b],
                                 "place": res["places"][str(b)]}
         return out
+
+    # -- take-backs --------------------------------------------------------------------------
+    def reveals(self, before: State, after: State, seat: int, move: Move) -> str | None:
+        """A take-back is refused once the move turned up a face-down card (see takebacks)."""
+        return takebacks.reveals(self, before, after, seat)
 
     # -- presentation ------------------------------------------------------------------------
     def move_label(self, state: State, seat: int, move: Move) -> str:
