@@ -192,7 +192,7 @@ def test_picking_a_fist_opens_what_another_player_hid_so_it_cannot_be_taken_back
     assert tape == [] and reason == "it opened the fists that P0 filled"
 
 
-def test_picking_between_two_beads_of_the_same_value_shows_nothing(table):
+def test_assumption_A_63_picking_between_two_beads_of_the_same_value_shows_nothing(table):
     t = table(3)
     t.seat("monk", [0, 1])
     t.rosary(3, 3)
@@ -229,7 +229,7 @@ def test_ending_the_game_shows_the_other_players_sealed_charters(table):
                                     "charters"
 
 
-def test_ending_the_game_with_only_your_own_sealed_charter_shows_nothing_hidden(table):
+def test_assumption_A_63_ending_the_game_with_only_your_own_sealed_charter_shows_nothing(table):
     t = table(2)
     _game_end(t, {0: ["C5"], 1: ["C6"]})
     t.do(1, {"type": "done"})
