@@ -11,10 +11,11 @@ from events import history
 from events.audit import audit_tapes
 from events.replay import Table
 from games import registry
-from service import schemas
-from service.auth import is_admin, player
+from service import limits, schemas
+from service.auth import bearer, is_admin, player
 from service.current import after_append, rt
 from service.errors import ApiError
+from service.links import Link
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -61,11 +62,32 @@ def kinds():
                      "max_players": g.max_players} for g in registry.kinds()])
 
 
+def creator() -> Link | None:
+    """Who may create a game: the admin (None) or a player of an existing game (its seat).
+
+    Anyone else gets 401 (no token) or 403: a game emails every address it is given, so
+    nobody without a stake in the service may make it do that.
+    """
+    token = bearer()
+    if not token:
+        raise ApiError(401, "unauthorized", "Creating a game needs a bearer token: the admin "
+                       "token, or the API token of a seat in one of your games.")
+    if is_admin():
+        return None
+    link = player(rt().links.check(token, "api").game_id)  # revoked tokens are refused
+    if not rt().store.exists(link.game_id):
+        raise ApiError(403, "forbidden", "That token's game does not exist.")
+    return link
+
+
 @bp.post("/games")
 def post_game():
+    link = creator()
     data = body(schemas.CreateGameIn())
+    if link is not None:
+        limits.take_creator_quota(link.game_id, link.seat)
     table = create_game(data)
-    admin = is_admin()
+    admin = link is None
     seats = []
     for seat, name in enumerate(table.names):
         entry = {"seat": seat, "name": name}

@@ -24,11 +24,23 @@ DEFAULTS: dict[str, Any] = {
     "RUN_JOBS_INLINE": False,  # tests: run worker jobs in the web process
     "DEV_MAIL": None,  # /dev/mail is on when the outbox backend is used, unless False
     "EXTRA_GAMES": None,  # "kind=module:attr,...": game kinds from outside this package
+    # Request sizes: bigger bodies are refused with 413 before they are read.
+    "MAX_CONTENT_LENGTH": 64 * 1024,  # bytes of any request body
+    "MAX_FORM_MEMORY_SIZE": 64 * 1024,  # bytes of any one form field
+    "MAX_FORM_PARTS": 200,  # fields in one form (the lobby's has about 50)
+    # Rates (Flask-Limiter notation, ";" between limits), counted in the app's Redis.
+    "RATELIMIT_ENABLED": True,
+    "RATELIMIT_STORAGE_URI": None,  # None: the app's own Redis
+    "LOBBY_LIMIT_PER_CLIENT": "10 per hour;30 per day",  # lobby games per client address
+    "LOBBY_LIMIT_PER_INVITEE": "5 per day",  # lobby invitations to one email address
+    "API_CREATE_QUOTA": "10 per day",  # API games per creating seat (admin: no quota)
 }
 
 ENV_KEYS = [
     "SECRET_KEY", "REDIS_URL", "BASE_URL", "MAIL_BACKEND", "SENDGRID_API_KEY",
     "SENDGRID_HOST", "MAIL_FROM", "ADMIN_TOKEN", "RAVENPOST_ENV",
+    "RATELIMIT_STORAGE_URI", "LOBBY_LIMIT_PER_CLIENT", "LOBBY_LIMIT_PER_INVITEE",
+    "API_CREATE_QUOTA",
 ]
 
 

@@ -6,13 +6,19 @@ import logging
 
 from flask import Flask, jsonify, render_template, request
 from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from events.store import ConflictError, UnknownGame
 from games.protocol import IllegalMove
 from service.links import LinkError
 
 log = logging.getLogger(__name__)
+
+# Werkzeug's default texts, said plainly where people meet them.
+PLAIN = {
+    413: "The request is larger than this service accepts; nothing was changed.",
+    429: "Too many requests; please wait a little and try again.",
+}
 
 
 class ApiError(Exception):
@@ -62,10 +68,19 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        # keep what the exception says about itself (e.g. Allow on a 405)
+        if isinstance(exc, TooManyRequests) and not exc.retry_after:
+            from service.limits import retry_after  # a breach found by Flask-Limiter
+            exc.retry_after = retry_after() or 60
+        # keep what the exception says about itself (e.g. Allow on a 405, Retry-After)
         headers = {k: v for k, v in exc.get_headers() if k.lower() != "content-type"}
-        return _reply(exc.code or 500, exc.name.lower().replace(" ", "_"),
-                      exc.description or "", headers)
+        description = exc.description or ""
+        if description == type(exc).description:  # Werkzeug's generic wording
+            description = PLAIN.get(exc.code or 500, description)
+        extra = {}
+        if isinstance(exc, TooManyRequests) and isinstance(exc.retry_after, int | float):
+            extra["retry_after"] = int(exc.retry_after)
+        return _reply(exc.code or 500, exc.name.lower().replace(" ", "_"), description, headers,
+                      **extra)
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):

@@ -1,9 +1,136 @@
-"""Limits on what one client may ask of the service: request sizes and rates."""
+"""Limits on what one client may ask of the service: request sizes and rates.
+
+Rates are counted by Flask-Limiter (the ``limits`` library, fixed windows) in the app's own
+Redis, so every web process shares the counts and they expire by themselves; an app given
+a ``REDIS_CLIENT`` (fakeredis in tests) counts there too.  Three rates are kept:
+
+- the lobby form, per client address (``LOBBY_LIMIT_PER_CLIENT``);
+- the lobby form, per invitee email address (``LOBBY_LIMIT_PER_INVITEE``), so nobody can
+  make the server mail one address over and over;
+- games created over the API with a player's token, per creating seat
+  (``API_CREATE_QUOTA``); the admin token has no quota.
+
+Sizes: Flask refuses bodies above ``MAX_CONTENT_LENGTH`` (413).  Werkzeug enforces that
+only when a view reads the body, so a hook here refuses every request whose declared
+length is too large before anything reads it, and reads a body of unknown length (chunked
+transfer) at once, through Werkzeug's limited stream, so that it too is cut off at the
+limit whatever the view would have done.
+"""
 
 from __future__ import annotations
 
-from flask import Flask
+import math
+import time
+from collections.abc import Iterable
+
+from flask import Flask, current_app, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from limits import RateLimitItem, parse_many
+from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
+
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+class Limited(TooManyRequests):
+    """A 429 that carries a clear message and the seconds until the client may retry."""
+
+    def __init__(self, description: str, retry_after: int) -> None:
+        super().__init__(description, retry_after=max(1, retry_after))
 
 
 def register(app: Flask) -> None:
-    """Bind the limits to ``app``."""
+    """Bind the size limit and the rate limiter (stored in the app's Redis) to ``app``."""
+
+    @app.before_request
+    def refuse_large_bodies() -> None:
+        if request.method not in BODY_METHODS:
+            return
+        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        if not limit:
+            return
+        if request.content_length is not None:
+            if request.content_length > limit:
+                raise RequestEntityTooLarge(_too_large(limit))
+            return
+        # No Content-Length (chunked): read now, through Werkzeug's stream that stops at
+        # the limit; the cached bytes then serve request.form / get_json as usual.
+        try:
+            request.get_data(cache=True, parse_form_data=False)
+        except RequestEntityTooLarge:
+            raise RequestEntityTooLarge(_too_large(limit)) from None
+
+    options = dict(app.config.get("RATELIMIT_STORAGE_OPTIONS") or {})
+    if not app.config.get("RATELIMIT_STORAGE_URI"):
+        # The app's own Redis (a real server, the embedded one, or fakeredis in tests).
+        client = app.extensions["ravenpost"].redis
+        app.config["RATELIMIT_STORAGE_URI"] = "redis://"
+        options["connection_pool"] = client.connection_pool
+    app.config["RATELIMIT_STORAGE_OPTIONS"] = options
+    app.config.setdefault("RATELIMIT_KEY_PREFIX", "ravenpost")
+    limiter = Limiter(get_remote_address, app=app)
+    app.extensions["ravenpost_limiter"] = limiter
+
+    from service import lobby  # the form's page is open to all, so its POST is rate limited
+    limiter.limit(lambda: current_app.config["LOBBY_LIMIT_PER_CLIENT"], methods=["POST"],
+                  exempt_when=lambda: request.endpoint != "lobby.create",
+                  error_message=lambda: "Too many games were started from your address; "
+                                        "please wait a while before starting another.",
+                  )(lobby.bp)
+
+
+def _too_large(limit: int) -> str:
+    return (f"The request body is larger than this service accepts ({limit // 1024} KiB); "
+            "nothing was read or changed.")
+
+
+def _limiter() -> Limiter:
+    return current_app.extensions["ravenpost_limiter"]
+
+
+def _items(setting: str) -> list[RateLimitItem]:
+    return parse_many(current_app.config[setting])
+
+
+def take(setting: str, scope: str, keys: Iterable[str], message: str) -> None:
+    """Count one use of each key under the limits named by config ``setting``.
+
+    Every key is tested before any is counted, so a refused request uses up nothing;
+    raises :class:`Limited` (429 with Retry-After) if any key has no use left.
+    """
+    limiter = _limiter()
+    if not limiter.enabled:
+        return
+    keys = list(dict.fromkeys(keys))
+    strategy, prefix = limiter.limiter, current_app.config["RATELIMIT_KEY_PREFIX"]
+    for item in _items(setting):
+        for k in keys:
+            if not strategy.test(item, prefix, scope, k):
+                reset_at = strategy.get_window_stats(item, prefix, scope, k).reset_time
+                raise Limited(message, math.ceil(reset_at - time.time()))
+    for item in _items(setting):
+        for k in keys:
+            strategy.hit(item, prefix, scope, k)
+
+
+def take_invitees(emails: Iterable[str]) -> None:
+    """One more lobby invitation to each address, within ``LOBBY_LIMIT_PER_INVITEE``."""
+    take("LOBBY_LIMIT_PER_INVITEE", "invitee", (e.strip().lower() for e in emails),
+         "One of these addresses has been invited to too many games lately; "
+         "please try again later.")
+
+
+def take_creator_quota(game_id: str, seat: int) -> None:
+    """One more game created with the API token of ``seat`` in ``game_id``."""
+    take("API_CREATE_QUOTA", "creator", [f"{game_id}:{seat}"],
+         "Your token has created as many games as it may for now "
+         f"({current_app.config['API_CREATE_QUOTA']}); please try again later.")
+
+
+def retry_after() -> int | None:
+    """Seconds until the limit Flask-Limiter found breached in this request resets."""
+    limiter = current_app.extensions.get("ravenpost_limiter")
+    found = limiter.current_limit if limiter else None
+    if found is None:
+        return None
+    return max(1, math.ceil(found.reset_at - time.time()))

@@ -10,9 +10,10 @@ from marshmallow import ValidationError
 from events.store import key
 from games import registry
 from games.protocol import IllegalMove
-from service import schemas
+from service import limits, schemas
 from service.api import create_game
 from service.current import rt
+from service.limits import Limited
 
 bp = Blueprint("lobby", __name__)
 
@@ -56,14 +57,40 @@ def create():
         data = schemas.CreateGameIn().load({
             "game": kind, "players": players, "options": _options_from_form(game, form),
             "deadline_hours": int(deadline) if deadline else None})
+        limits.take_invitees(p["email"] for p in data["players"])
         table = create_game(data)
+    except Limited as exc:
+        return render_template("lobby.html", kinds=registry.kinds(), games=_games(),
+                               error=exc.description, form=form), 429, {
+                                   "Retry-After": str(exc.retry_after)}
     except (KeyError, ValueError, ValidationError, IllegalMove) as exc:
         message = exc.reason if isinstance(exc, IllegalMove) else (
-            "Please check the form: " + (json.dumps(exc.messages) if isinstance(
+            "Please check the form: " + ("; ".join(_form_errors(exc.messages)) if isinstance(
                 exc, ValidationError) else "choose a game and fill in every player."))
         return render_template("lobby.html", kinds=registry.kinds(), games=_games(),
                                error=message, form=form), 400
     return redirect(url_for("lobby.created", game_id=table.game_id))
+
+
+FIELD_NAMES = {"name": "name", "email": "email address", "tz": "time zone"}
+
+
+def _form_errors(messages, where: str = "") -> list[str]:
+    """Marshmallow's nested messages as sentences that name the form's fields."""
+    if isinstance(messages, dict):
+        found = []
+        for field, inner in messages.items():
+            if where == "players" and str(field).isdigit():
+                label = f"player {int(field) + 1}"
+            elif where.startswith("player "):
+                label = f"{where}'s {FIELD_NAMES.get(str(field), field)}"
+            else:
+                label = str(field).replace("_", " ")
+            found += _form_errors(inner, label)
+        return found
+    if isinstance(messages, list):
+        return [m for item in messages for m in _form_errors(item, where)]
+    return [f"{where}: {messages}" if where else str(messages)]
 
 
 @bp.get("/games/<game_id>")

@@ -24,11 +24,17 @@ def _body(schema: str) -> dict:
 
 ERRORS = {400: "Malformed input", 401: "No token", 403: "Bad or foreign token",
           404: "No such game", 409: "Stale expected_version",
-          422: "Refused by the rules (the reason says why)"}
+          413: "The body is larger than the service accepts (MAX_CONTENT_LENGTH)",
+          422: "Refused by the rules (the reason says why)",
+          429: "Quota used up; the Retry-After header says in how many seconds to retry"}
+RETRY_AFTER = {"Retry-After": {"description": "Seconds until the quota allows another try",
+                               "schema": {"type": "integer", "minimum": 1}}}
 
 
 def _errors(*codes: int) -> dict:
-    return {str(code): {"description": ERRORS[code], **_json("ErrorOut")} for code in codes}
+    return {str(code): {"description": ERRORS[code], **_json("ErrorOut"),
+                        **({"headers": RETRY_AFTER} if code == 429 else {})}
+            for code in codes}
 
 
 def _responses(ok: tuple[int, str, str], *errors: int) -> dict:
@@ -50,25 +56,31 @@ def build() -> dict:
             "description": "Kinds", "content": {"application/json": {"schema": {
                 "type": "array", "items": "KindOut"}}}}}}})
     spec.path("/api/v1/games", operations={"post": {
-        "summary": "Create a game and email the invitations; with the admin bearer token "
-                   "each seat also gets its API token.",
-        "requestBody": _body("CreateGameIn"), "security": [{}, {"bearer": []}],
-        "responses": _responses((201, "Created", "CreatedOut"), 400, 422)}})
+        "summary": "Create a game and email the invitations",
+        "description": "Needs a bearer token: the admin token (no quota; each seat of the "
+                       "new game also gets its API token in the answer), or a player's API "
+                       "token of an existing game, which may create a limited number of "
+                       "games a day (API_CREATE_QUOTA, counted per seat; 429 beyond it).",
+        "requestBody": _body("CreateGameIn"), "security": sec,
+        "responses": _responses((201, "Created", "CreatedOut"), 400, 401, 403, 413, 422,
+                                429)}})
     spec.path("/api/v1/games/{game_id}", operations={"get": {
         "summary": "Your view of the game", "parameters": [GAME], "security": sec,
         "responses": _responses((200, "The game", "GameOut"), 401, 403, 404)}})
     spec.path("/api/v1/games/{game_id}/moves", operations={"post": {
         "summary": "Play a move", "parameters": [GAME], "security": sec,
         "requestBody": _body("MoveIn"),
-        "responses": _responses((201, "Applied", "MovedOut"), 400, 401, 403, 404, 409, 422)}})
+        "responses": _responses((201, "Applied", "MovedOut"), 400, 401, 403, 404, 409, 413,
+                                422)}})
     spec.path("/api/v1/games/{game_id}/undo", operations={"post": {
         "summary": "Ask to take back your last move (every other player must agree)",
         "parameters": [GAME], "security": sec,
-        "responses": _responses((201, "Requested", "MovedOut"), 401, 403, 404, 409, 422)}})
+        "responses": _responses((201, "Requested", "MovedOut"), 401, 403, 404, 409, 413, 422)}})
     spec.path("/api/v1/games/{game_id}/undo/answer", operations={"post": {
         "summary": "Allow or refuse the open take-back request", "parameters": [GAME],
         "security": sec, "requestBody": _body("UndoAnswerIn"),
-        "responses": _responses((201, "Answered", "MovedOut"), 400, 401, 403, 404, 409, 422)}})
+        "responses": _responses((201, "Answered", "MovedOut"), 400, 401, 403, 404, 409, 413,
+                                422)}})
     spec.path("/api/v1/games/{game_id}/audit", operations={"get": {
         "summary": "After the game ends: check every shuffle and draw against the revealed "
                    "secret", "parameters": [GAME], "security": sec,
@@ -90,13 +102,14 @@ def build() -> dict:
     spec.path("/api/v1/admin/games/{game_id}/rewind", operations={"post": {
         "summary": "Admin: rewind to version N (appends Rewound)", "parameters": [GAME],
         "security": sec, "requestBody": _body("RewindIn"),
-        "responses": _responses((201, "Rewound", "MovedOut"), 400, 401, 403, 404, 409, 422)}})
+        "responses": _responses((201, "Rewound", "MovedOut"), 400, 401, 403, 404, 409, 413,
+                                422)}})
     spec.path("/api/v1/admin/games/{game_id}/fork", operations={"post": {
         "summary": "Admin: copy events 1..at into a new game", "parameters": [GAME],
         "security": sec, "requestBody": _body("ForkIn"),
         "responses": {"201": {"description": "The new game's id", **_json({
             "type": "object", "properties": {"id": {"type": "string"}}})},
-            **_errors(400, 401, 403, 404, 422)}}})
+            **_errors(400, 401, 403, 404, 413, 422)}}})
     doc = spec.to_dict()
     # the kinds on offer are known only at run time
     doc["components"]["schemas"]["CreateGameIn"]["properties"]["game"]["enum"] = list(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
@@ -12,6 +13,66 @@ class StrictSchema(Schema):
         unknown = RAISE
 
 
+# Bidi controls that can reorder what a reader sees (all of them are also category Cf).
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+                          "\u200e\u200f\u061c")
+# Joiners some scripts need inside words (Persian, Indic); they move nothing around.
+JOINERS = frozenset("\u200c\u200d")
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def refused_character(text: str) -> str | None:
+    """The first character of ``text`` that may not appear in a name or a header value.
+
+    Controls (Cc: CR, LF, NUL, tab...), format characters (Cf, which include the bidi
+    overrides and isolates), surrogates, private-use and unassigned code points, and line
+    or paragraph separators: each could break an email header or disguise a name.
+    """
+    for char in text:
+        if char in BIDI_CONTROLS:
+            return char
+        if char not in JOINERS and unicodedata.category(char) in REFUSED_CATEGORIES:
+            return char
+    return None
+
+
+class Text(fields.String):
+    """Text a person typed that may reach an email header: NFC, stripped, 1..max
+    characters, no control, format or bidi characters, not blank."""
+
+    def __init__(self, *args, max_length: int = 40, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.max_length = max_length
+        self.metadata.setdefault("minLength", 1)  # for the OpenAPI document
+        self.metadata.setdefault("maxLength", max_length)
+
+    def _deserialize(self, value, attr, data, **kwargs) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        bad = refused_character(text)
+        if bad is not None:
+            raise ValidationError(f"must not contain the character U+{ord(bad):04X} "
+                                  "(control, format, bidi or line-break characters)")
+        text = unicodedata.normalize("NFC", text).strip()
+        if not text:
+            raise ValidationError("must not be empty or only spaces")
+        if len(text) > self.max_length:
+            raise ValidationError(f"must be at most {self.max_length} characters")
+        return text
+
+
+class Address(Text):
+    """An email address: the checks of :class:`Text`, then marshmallow's email check."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, max_length=254, **kwargs)
+        self.metadata.setdefault("format", "email")
+
+    def _deserialize(self, value, attr, data, **kwargs) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        validate.Email(error="not a valid email address")(text)
+        return text
+
+
 def _time_zone(name: str) -> None:
     try:
         ZoneInfo(name)
@@ -20,13 +81,13 @@ def _time_zone(name: str) -> None:
 
 
 class PlayerIn(StrictSchema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    email = fields.Email(required=True)
-    tz = fields.String(load_default="UTC", validate=[validate.Length(max=64), _time_zone])
+    name = Text(required=True)
+    email = Address(required=True)
+    tz = Text(load_default="UTC", max_length=64, validate=_time_zone)
 
 
 class CreateGameIn(StrictSchema):
-    game = fields.String(required=True)
+    game = Text(required=True, max_length=64)
     players = fields.List(fields.Nested(PlayerIn), required=True,
                           validate=validate.Length(min=1, max=12))
     options = fields.Dict(keys=fields.String(), load_default=dict)
@@ -96,6 +157,7 @@ class ErrorOut(Schema):
     message = fields.String(required=True)
     reason = fields.String()
     version = fields.Integer()
+    retry_after = fields.Integer()
     fields = fields.Dict()
 
 

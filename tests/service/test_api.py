@@ -14,18 +14,32 @@ def test_kinds_lists_registered_games(client):
                     "min_players": 1, "max_players": 4}
 
 
-def test_create_game_returns_seats_and_tokens_only_for_admin(client):
+def test_creating_a_game_needs_the_admin_or_a_players_token(client, new_game, rt):
     body = {"game": "test-race", "players": PLAYERS, "options": {}}
-    public = client.post("/api/v1/games", json=body)
-    assert public.status_code == 201
-    assert public.json["version"] == 1
-    assert public.json["seats"] == [{"seat": 0, "name": "Ada"}, {"seat": 1, "name": "Bo"}]
+    anonymous = client.post("/api/v1/games", json=body)
+    assert anonymous.status_code == 401 and anonymous.json["error"] == "unauthorized"
+    assert client.post("/api/v1/games", json=body,
+                       headers=bearer("garbage")).status_code == 403
+    assert rt.mail.list() == []  # nobody was emailed by a refused request
+    _, tokens = new_game()
+    by_player = client.post("/api/v1/games", json=body, headers=bearer(tokens[1]))
+    assert by_player.status_code == 201
+
+
+def test_create_game_returns_seats_and_tokens_only_for_admin(client, new_game):
+    body = {"game": "test-race", "players": PLAYERS, "options": {}}
+    _, tokens = new_game()
+    by_player = client.post("/api/v1/games", json=body, headers=bearer(tokens[0]))
+    assert by_player.status_code == 201
+    assert by_player.json["version"] == 1
+    assert by_player.json["seats"] == [{"seat": 0, "name": "Ada"}, {"seat": 1, "name": "Bo"}]
     admin = client.post("/api/v1/games", json=body, headers=admin_headers())
     assert all("token" in s for s in admin.json["seats"])
 
 
 def test_create_game_sends_invitations(client, rt):
-    client.post("/api/v1/games", json={"game": "test-race", "players": PLAYERS})
+    client.post("/api/v1/games", json={"game": "test-race", "players": PLAYERS},
+                headers=admin_headers())
     to = sorted(m["to"] for m in rt.mail.list())
     assert to == ["ada@example.com", "bo@example.com"]
 
@@ -40,15 +54,17 @@ def test_create_game_rejects_bad_input(client):
         ({"game": "test-race", "players": PLAYERS, "surprise": 1}, 400),
     ]
     for body, status in cases:
-        reply = client.post("/api/v1/games", json=body)
+        reply = client.post("/api/v1/games", json=body, headers=admin_headers())
         assert reply.status_code == status, (body, reply.json)
         assert "error" in reply.json
 
 
 def test_malformed_json_is_a_400_with_no_trace(client):
-    reply = client.post("/api/v1/games", data="{not json", content_type="application/json")
+    reply = client.post("/api/v1/games", data="{not json", content_type="application/json",
+                        headers=admin_headers())
     assert reply.status_code == 400 and reply.json["error"] == "bad_request"
-    reply = client.post("/api/v1/games", data="[1,2]", content_type="application/json")
+    reply = client.post("/api/v1/games", data="[1,2]", content_type="application/json",
+                        headers=admin_headers())
     assert reply.status_code == 400
 
 
@@ -197,7 +213,8 @@ def test_take_back_over_the_api(client, new_game):
 
 def test_text_that_is_not_valid_unicode_is_a_400(client):
     body = '{"game": "test-race", "players": [{"name": "a\\ud800", "email": "a@example.com"}]}'
-    reply = client.post("/api/v1/games", data=body, content_type="application/json")
+    reply = client.post("/api/v1/games", data=body, content_type="application/json",
+                        headers=admin_headers())
     assert reply.status_code == 400 and "Unicode" in reply.json["message"]
 
 
