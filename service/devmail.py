@@ -38,5 +38,6 @@ def html(mail_id: str):
     mail = rt().mail.get(mail_id)
     if mail is None:
         abort(404, "No such email in the outbox.")
-    # The email's HTML was rendered by our own autoescaping templates.
+    # The email's HTML was rendered by our own autoescaping templates (its links open a
+    # new window: the game's pages refuse to be framed).
     return mail["html"], 200, {"Content-Type": "text/html; charset=utf-8"}
