@@ -96,15 +96,21 @@ def _viewers(state: State) -> list[int | None]:
 
 
 def _writ_places(state: State) -> list[Any]:
-    """Everything a view may show writs from (a cheap test that no writ moved)."""
+    """Everything a view may show writs from (a cheap test that no writ moved or surfaced)."""
+    keeps = [dec for dec in state["stack"] if dec["kind"] == "writ_keep"]
+    on_top = bool(keeps) and state["stack"][-1] is keeps[-1]
     return [state["writ_deck"], state["outcome"], [(p["hand"], p["sealed"]) for p in state["ps"]],
-            [dec for dec in state["stack"] if dec["kind"] == "writ_keep"]]
+            keeps, on_top]
 
 
 def _showed_writs(before: State, after: State, seat: int) -> str | None:
     """Someone now sees a writ that the mover could not see before the move."""
     if _writ_places(before) == _writ_places(after):
         return None
+    deck = before["writ_deck"]
+    if after["writ_deck"][:len(deck)] != deck:
+        # Cards only ever leave the deck from the top, by a draw (returns go to the bottom).
+        return "it drew Royal Writs"
     unseen = set(WRITS) - _writs_in(before, seat)
     for viewer in _viewers(after):
         new = (_writs_in(after, viewer) - _writs_in(before, viewer)) & unseen
@@ -112,8 +118,6 @@ def _showed_writs(before: State, after: State, seat: int) -> str | None:
             continue
         if after["outcome"] and not before["outcome"]:
             return "it ended the game and showed the other players' sealed charters"
-        if all(w in before["writ_deck"] for w in new):
-            return "it drew Royal Writs" if viewer == seat else "it made someone draw Royal Writs"
         return "it showed Royal Writs that were hidden"
     return None
 
