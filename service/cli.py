@@ -326,16 +326,24 @@ def _supervise(children: list[_Supervised], embedded, signals: list) -> str | No
 @main.command()
 @click.option("--burst", is_flag=True, help="Run the queued jobs, then exit.")
 def worker(burst: bool) -> None:
-    """Run an RQ worker (with its scheduler) for projection, emails and deadlines."""
-    from rq import Queue, Worker
+    """Run an RQ worker (with its scheduler) for projection, emails and deadlines.
 
-    from worker import jobs
+    It keeps running through Redis outages (waiting, then reconnecting) and stops only
+    on SIGTERM/SIGINT (or, with --burst, when the queue is empty).
+    """
+    import logging
+
+    from worker import jobs, process
     from worker.queue import QUEUE_NAME
     from worker.runtime import runtime
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s"))
+    logging.getLogger("worker").addHandler(handler)  # RQ sets up its own loggers
+    logging.getLogger("worker").setLevel(logging.INFO)
     rt = runtime()
-    queue = Queue(QUEUE_NAME, connection=rt.rq_redis)
-    rt.enqueuer.enqueue(jobs.sweep, job_id="sweep")
-    Worker([queue], connection=rt.rq_redis).work(with_scheduler=True, burst=burst)
+    if burst:
+        rt.enqueuer.enqueue(jobs.sweep, job_id="sweep")
+    process.run(rt.rq_redis, QUEUE_NAME, tick=lambda: jobs.sweep_due(rt), burst=burst)
 
 
 @main.group()

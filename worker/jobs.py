@@ -1,15 +1,25 @@
 """RQ jobs: plain functions with plain arguments; each reloads what it needs.
 
-Job ids are deterministic (``project:<game>``, ``notify:<game>:<version>:<seat>``...),
-and every job is idempotent, so a crash, a retry or a duplicate enqueue never sends a
-second email or corrupts a read model.
+Job ids are deterministic (``project:<game>:<version>``, ``notify:<game>:<version>:<seat>``,
+``sweep``...), and every job is idempotent, so a crash, a retry or a duplicate enqueue
+never sends a second email or corrupts a read model.
+
+The sweep is not a chain of jobs each scheduling the next (one lost link would end it):
+every worker, on each of its maintenance ticks (:mod:`worker.process`), calls
+:func:`sweep_due`, which enqueues a sweep if none was enqueued in the last
+``SWEEP_EVERY`` by any worker.  A worker killed at any point therefore delays the sweep by
+at most one period.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import time
 from datetime import timedelta
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from events import envelope as ev
 from events.store import ConflictError, key
@@ -19,7 +29,10 @@ from worker.runtime import runtime
 
 log = logging.getLogger(__name__)
 
-SWEEP_EVERY = timedelta(seconds=30)
+SWEEP_EVERY = timedelta(seconds=20)
+SWEEP_LEASE = "rp:sweep:lease"  # exists while a sweep enqueued by some worker is recent
+SWEEP_RUNS = "rp:sweep:runs"  # how many sweeps ran (for operators and tests)
+SWEEP_LAST = "rp:sweep:last"  # unix time the last sweep ended
 
 
 def project(game_id: str) -> int:
@@ -68,7 +81,7 @@ def time_out(game_id: str, version: int, seat: int) -> bool:
     if not _still_waiting(rt, game_id, version, seat):
         return False
     marker = key(game_id, f"timedout:{version}:{seat}")
-    if rt.redis.set(marker, "1", nx=True):
+    if rt.redis.set(marker, "1", nx=True, ex=mail.MARKER_SECONDS):
         try:
             rt.games.record(game_id, ev.TIMED_OUT, {"seat": seat, "turn": version})
         except ConflictError:
@@ -80,13 +93,31 @@ def time_out(game_id: str, version: int, seat: int) -> bool:
 
 
 def sweep() -> int:
-    """Catch up every game whose projection lags its stream; then schedule the next sweep."""
+    """Catch up every game whose projection lags its stream, and re-enqueue the emails
+    still pending (their jobs may have been lost with a worker or a Redis restart)."""
     rt = runtime()
     games = lagging_games(rt)
     for game_id in games:
-        project_game(rt, game_id)
+        try:
+            project_game(rt, game_id)
+        except (RedisConnectionError, RedisTimeoutError):
+            raise
+        except Exception:  # one broken game must not hold up every other game's sweep
+            log.exception("sweep: projecting %s failed", game_id)
     for game_id, notice in pending_notices(rt):
-        enqueue_notice(rt, game_id, notice)  # their jobs may have been lost with a worker
-    if rt.redis.set("rp:sweep:lease", "1", nx=True, ex=int(SWEEP_EVERY.total_seconds()) - 1):
-        rt.enqueuer.enqueue(sweep, job_id="sweep", delay=SWEEP_EVERY)
+        enqueue_notice(rt, game_id, notice)
+    pipe = rt.redis.pipeline(transaction=False)
+    pipe.incr(SWEEP_RUNS)
+    pipe.set(SWEEP_LAST, str(time.time()))
+    pipe.execute()
     return len(games)
+
+
+def sweep_due(rt) -> bool:
+    """Enqueue a sweep unless one was enqueued less than ``SWEEP_EVERY`` ago; every
+    worker calls this often, so the sweep outlives any one of them."""
+    if not rt.redis.set(SWEEP_LEASE, str(time.time()), nx=True,
+                        ex=int(SWEEP_EVERY.total_seconds())):
+        return False
+    rt.enqueuer.enqueue(sweep, job_id="sweep")
+    return True

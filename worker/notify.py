@@ -1,28 +1,40 @@
 """Turn, reminder and game-over emails: compose from templates, send once.
 
-"Once" is kept by a per-notice marker: ``SET mailed:<version>:<seat> sending NX`` with a
-lease before sending, ``sent`` after.  A retried or duplicated job finds ``sent`` and
-stops; a job that crashed mid-send leaves a lease that expires, so the mail is retried
-rather than lost.
+"Once" is kept by a per-notice marker ``mailed:<kind>:<version>:<seat>`` (``sent`` or
+``rejected``) and a lease ``<marker>:lease`` held while sending (see :mod:`worker.lease`:
+``LEASE_SECONDS``, renewed while a send runs long).  A retried or duplicated job finds the
+marker and stops, or finds the lease and leaves the mail to its holder; a job that crashed
+mid-send stops renewing its lease, which is gone ``LEASE_SECONDS`` later, and the next
+sweep sends the mail.  The one duplicate left: the provider accepted the mail and the
+worker died (or Redis stayed away longer than the lease) before ``sent`` was written.
+
+Markers expire after ``MARKER_SECONDS``: a job can only ask for the same mail again while
+its notice is pending (at most ``projection.NOTICE_MAX_PENDING``) or within a sweep of it
+being sent, so a marker older than that guards nothing.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import time
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import redis
 from markupsafe import Markup
 
 from events.store import key
+from worker.lease import lease
 from worker.mail import Email, MailError
-from worker.projection import notice_done
+from worker.projection import NOTICE_MAX_PENDING, notice_done
 from worker.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
-LEASE_SECONDS = 600
+LEASE_SECONDS = 15  # a crashed send frees its mail this long after its last renewal
+MARKER_SECONDS = int(NOTICE_MAX_PENDING.total_seconds()) + 24 * 3600
+DONE = ("sent", "rejected")
 
 
 def _local_time(iso: str | None, tz: str | None) -> str | None:
@@ -37,30 +49,47 @@ def _local_time(iso: str | None, tz: str | None) -> str | None:
 
 def _send_once(rt: Runtime, marker: str, build, done) -> bool:
     """Send the email ``build()`` makes unless ``marker`` says it went already."""
-    if rt.redis.get(marker) in ("sent", "rejected"):
+    if rt.redis.get(marker) in DONE:
         done()
         return False
-    if not rt.redis.set(marker, "sending", nx=True, ex=LEASE_SECONDS):
-        return False  # another job holds the lease right now
-    try:
-        email = build()
-        if email is not None:
-            rt.mail.send(email)
-    except MailError as exc:
-        if exc.transient:  # the sweep enqueues it again later
-            rt.redis.delete(marker)
-            raise
-        # rejected for good (a bad address, say): retrying would fail forever
-        log.error("email %s rejected for good, not retried: %s", marker, exc)
-        rt.redis.set(marker, "rejected")
-        done()
-        return False
-    except BaseException:
-        rt.redis.delete(marker)
-        raise
-    rt.redis.set(marker, "sent")
+    with lease(rt.redis, f"{marker}:lease", LEASE_SECONDS) as held:
+        if not held:
+            return False  # another job is sending it right now
+        if rt.redis.get(marker) in DONE:  # that job finished just before we took the lease
+            done()
+            return False
+        try:
+            email = build()
+            if email is not None:
+                rt.mail.send(email)
+        except MailError as exc:
+            if exc.transient:  # the sweep enqueues it again later
+                raise
+            # rejected for good (a bad address, say): retrying would fail forever
+            log.error("email %s rejected for good, not retried: %s", marker, exc)
+            _mark(rt, marker, "rejected")
+            done()
+            return False
+        _mark(rt, marker, "sent")
     done()
     return email is not None
+
+
+MARK_TRIES = 8
+
+
+def _mark(rt: Runtime, marker: str, value: str) -> None:
+    """Write the marker, waiting out a short loss of Redis: once the provider has the
+    mail, every second this write is late widens the window for a second copy."""
+    for attempt in range(MARK_TRIES):
+        try:
+            rt.redis.set(marker, value, ex=MARKER_SECONDS)
+            return
+        except (redis.ConnectionError, redis.TimeoutError):
+            if attempt == MARK_TRIES - 1:
+                raise
+            log.warning("marker %s not written yet: Redis unreachable; retrying", marker)
+            time.sleep(min(0.25 * 2 ** attempt, 4.0))
 
 
 def _seat_info(rt: Runtime, game_id: str, seat: int) -> dict:

@@ -7,12 +7,16 @@ lobby) and the snapshot.  "Nothing lost, nothing twice": the new ``awaiting``,
 ``projected`` and ``pending`` are written in one transaction *before* the email jobs are
 enqueued; a crash after it leaves the notices pending, and the sweep enqueues them again
 (the email job deduplicates, so a repeat sends nothing).
+
+One projection per game at a time: a lease (:mod:`worker.lease`, ``LOCK_SECONDS``,
+renewed while the fold runs) rather than a long lock, so a worker that dies mid-fold, or
+a Redis restart, holds the game up for seconds, not minutes.
 """
 
 from __future__ import annotations
 
 import json
-import secrets
+import logging
 import time
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
@@ -21,7 +25,16 @@ from typing import Any
 from events import envelope as ev
 from events.replay import Table
 from events.store import DIRTY, key
+from worker.lease import lease
 from worker.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+LOCK_SECONDS = 15
+# A notice whose email still has not gone out after this long (the provider refusing it
+# as "try later" for a week) is given up, logged, and left to the game page: keeping it
+# would keep every marker guarding it alive for ever.
+NOTICE_MAX_PENDING = timedelta(days=7)
 
 LOBBY = "rp:lobby"  # sorted set: game id -> last update time
 PENDING_GAMES = "rp:pending"  # set of game ids with notices not yet confirmed sent
@@ -35,6 +48,7 @@ class Notice:
     version: int
     seat: int
     deadline: str | None = None
+    since: float | None = None  # when projection recorded it (unix time)
 
     @property
     def ident(self) -> str:
@@ -54,11 +68,9 @@ def summary_of(table: Table) -> dict[str, Any]:
 
 def project_game(rt: Runtime, game_id: str) -> list[Notice]:
     """Bring the read models of one game up to its stream; return the notices due."""
-    lock = key(game_id, "projecting")
-    token = secrets.token_hex(8)
-    if not rt.redis.set(lock, token, nx=True, ex=120):
-        return []  # another worker is on it; the sweep catches anything left over
-    try:
+    with lease(rt.redis, key(game_id, "projecting"), LOCK_SECONDS) as held:
+        if not held:
+            return []  # another worker is on it; the sweep catches anything left over
         notices: list[Notice] = []
         while True:
             batch = _project_once(rt, game_id)
@@ -66,9 +78,6 @@ def project_game(rt: Runtime, game_id: str) -> list[Notice]:
             if rt.store.version(game_id) <= int(rt.redis.get(key(game_id, "projected")) or 0):
                 break
         return notices
-    finally:
-        if rt.redis.get(lock) == token:
-            rt.redis.delete(lock)
 
 
 def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
@@ -82,6 +91,7 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     settings = rt.store.get_json(game_id, "settings") or {}
     hours = settings.get("deadline_hours")
     notices: list[Notice] = []
+    since = time.time()
     for event in rt.store.iter(game_id, projected + 1, last):
         table = rt.replayer.evolve(table, game_id, event)
         to_act = table.to_act()
@@ -93,16 +103,17 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
                 deadline = (datetime.now(UTC) + timedelta(hours=hours)).isoformat()
             awaiting[seat] = {"version": event.version, "deadline": deadline}
             if event.type != ev.GAME_CREATED:
-                notices.append(Notice("turn", event.version, seat, deadline))
+                notices.append(Notice("turn", event.version, seat, deadline, since))
         if event.type == ev.GAME_CREATED:  # everyone is invited, whoever moves first
             notices += [Notice("turn", event.version, seat,
-                               awaiting.get(seat, {}).get("deadline"))
+                               awaiting.get(seat, {}).get("deadline"), since)
                         for seat in range(len(table.names))]
         if event.type == ev.UNDO_REQUESTED:
-            notices += [Notice("undo", event.version, s) for s in range(len(table.names))
-                        if s != event.data["seat"]]
+            notices += [Notice("undo", event.version, s, since=since)
+                        for s in range(len(table.names)) if s != event.data["seat"]]
         if event.type == ev.GAME_ENDED:
-            notices += [Notice("ended", event.version, s) for s in range(len(table.names))]
+            notices += [Notice("ended", event.version, s, since=since)
+                        for s in range(len(table.names))]
     assert table is not None
     if not table.ended and table.outcome() is not None:
         rt.games.end_if_over(game_id)  # the web process died before recording the end
@@ -158,13 +169,24 @@ def notice_done(rt: Runtime, game_id: str, ident: str) -> None:
 
 
 def pending_notices(rt: Runtime) -> list[tuple[str, Notice]]:
-    """Notices recorded by a projection whose email has not been confirmed yet."""
+    """Notices recorded by a projection whose email has not been confirmed yet.
+
+    A notice pending longer than ``NOTICE_MAX_PENDING`` is given up here (logged).
+    """
     out = []
+    oldest = time.time() - NOTICE_MAX_PENDING.total_seconds()
     for game_id in rt.redis.smembers(PENDING_GAMES):
         members = rt.redis.hvals(key(game_id, "pending"))
         if not members:
             rt.redis.srem(PENDING_GAMES, game_id)
-        out += [(game_id, Notice(**json.loads(m))) for m in members]
+        for member in members:
+            notice = Notice(**json.loads(member))
+            if notice.since is not None and notice.since < oldest:
+                log.error("gave up the %s email of game %s: still not sent after %s",
+                          notice.ident, game_id, NOTICE_MAX_PENDING)
+                notice_done(rt, game_id, notice.ident)
+                continue
+            out.append((game_id, notice))
     return out
 
 

@@ -10,6 +10,11 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 QUEUE_NAME = "ravenpost"
+# Nothing reads a job's return value, and the read models are the record of what was
+# done: a finished job leaves nothing behind.  A failed one is kept a week for whoever
+# looks into it (``rq info``, the failed-job registry), then goes.
+RESULT_TTL = 0
+FAILURE_TTL = 7 * 24 * 3600
 
 
 class Enqueuer:
@@ -41,14 +46,16 @@ class Enqueuer:
                 set_runtime(self._inline)
                 func(*args)
             return
+        from rq.exceptions import InvalidJobOperation, NoSuchJobError
         from rq.job import Job, JobStatus
-        existing = Job.fetch(job_id, connection=self._rq_redis) if Job.exists(
-            job_id, connection=self._rq_redis) else None
-        if existing is not None and existing.get_status(refresh=True) in (
-                JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED):
+        try:
+            status = Job.fetch(job_id, connection=self._rq_redis).get_status(refresh=True)
+        except (NoSuchJobError, InvalidJobOperation):  # never enqueued, or done and deleted
+            status = None
+        if status in (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED):
             return  # the same work is already waiting
+        options = {"job_id": job_id, "result_ttl": RESULT_TTL, "failure_ttl": FAILURE_TTL}
         if delay is None:
-            self.queue.enqueue(func, *args, job_id=job_id, result_ttl=3600,
-                               failure_ttl=7 * 24 * 3600)
+            self.queue.enqueue(func, *args, **options)
         else:
-            self.queue.enqueue_in(delay, func, *args, job_id=job_id, result_ttl=3600)
+            self.queue.enqueue_in(delay, func, *args, **options)

@@ -1,0 +1,127 @@
+"""A `ravenpost worker` killed with SIGKILL: the next one brings the sweep, reminders and
+time-outs back within a minute (issue 8, point 13)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+import redis
+from rq.job import Job
+from rq.registry import ScheduledJobRegistry
+from rq.scheduler import RQScheduler
+
+from events.gameplay import GameService
+from events.store import EventStore
+from tests.support import PLAYERS
+from worker import jobs
+from worker.queue import QUEUE_NAME, Enqueuer
+
+ROOT = Path(__file__).resolve().parents[2]
+WAIT = 90  # seconds: the promise is a minute; the machine is shared and noisy
+
+
+def start_worker(url: str, log: Path) -> subprocess.Popen:
+    """A real `ravenpost worker` process (its own process group) on ``url``."""
+    env = {k: v for k, v in os.environ.items() if k != "RAVENPOST_ENV"}
+    env.update(REDIS_URL=url, SECRET_KEY="a-test-secret-of-more-than-32-bytes!",
+               MAIL_BACKEND="outbox", BASE_URL="http://localhost",
+               RAVENPOST_EXTRA_GAMES="test-race=tests.platform_game:GAME")
+    with open(log, "ab") as out:
+        return subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env,
+                                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+
+
+def kill_all(proc: subprocess.Popen) -> None:
+    """SIGKILL to the worker and everything it started (scheduler, work horse)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
+def group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def wait_for(check, seconds: float = WAIT) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if check():
+            return True
+        time.sleep(0.25)
+    return check()
+
+
+@pytest.fixture
+def workers(tmp_path):
+    """Starts workers; stops every one of them (and their children) after the test."""
+    started: list[subprocess.Popen] = []
+
+    def start(url: str) -> subprocess.Popen:
+        proc = start_worker(url, tmp_path / "worker.log")
+        started.append(proc)
+        return proc
+    yield start
+    for proc in started:
+        kill_all(proc)
+    print((tmp_path / "worker.log").read_text(errors="replace")[-3000:])
+
+
+def sweeps(client: redis.Redis) -> int:
+    return int(client.get(jobs.SWEEP_RUNS) or 0)
+
+
+def test_the_sweep_runs_again_after_the_worker_is_killed(real_redis, real_redis_url, workers):
+    first = workers(real_redis_url)
+    assert wait_for(lambda: sweeps(real_redis) >= 1), "the first worker never swept"
+    kill_all(first)
+    # a game the web process appended but never got projected: only the sweep finds it
+    game = GameService(EventStore(real_redis)).create("test-race", PLAYERS, {"target": 30})
+    killed_at = time.monotonic()
+    workers(real_redis_url)
+    outbox = lambda: [real_redis.hget(f"rp:outbox:{i}", "to")  # noqa: E731
+                      for i in real_redis.zrange("rp:outbox", 0, -1)]
+    assert wait_for(lambda: len(outbox()) == 2), "no sweep after the restart"
+    assert sorted(outbox()) == sorted(p["email"] for p in PLAYERS)
+    assert real_redis.get(f"rp:{{g:{game.game_id}}}:projected") == "1"
+    print(f"invitations out {time.monotonic() - killed_at:.1f} s after the kill")
+
+
+def test_scheduled_jobs_run_again_after_the_worker_is_killed(real_redis, real_redis_url,
+                                                              workers):
+    lock = RQScheduler.get_locking_key(QUEUE_NAME)
+    first = workers(real_redis_url)
+    assert wait_for(lambda: real_redis.exists(lock)), "the first worker's scheduler never ran"
+    kill_all(first)
+    assert real_redis.exists(lock), "the dead scheduler's lock outlives it"
+    killed_at = time.monotonic()
+    workers(real_redis_url)
+    rq_redis = redis.Redis.from_url(real_redis_url)
+    Enqueuer(rq_redis).enqueue(jobs.sweep, job_id="probe", delay=timedelta(seconds=1))
+    scheduled = ScheduledJobRegistry(QUEUE_NAME, connection=rq_redis)
+    assert wait_for(lambda: not Job.exists("probe", connection=rq_redis)
+                    and scheduled.count == 0), "the scheduled job never ran"
+    print(f"scheduled job ran {time.monotonic() - killed_at:.1f} s after the kill")
+
+
+def test_a_worker_killed_alone_leaves_no_scheduler_behind(real_redis, real_redis_url, workers):
+    lock = RQScheduler.get_locking_key(QUEUE_NAME)
+    first = workers(real_redis_url)
+    assert wait_for(lambda: real_redis.exists(lock)), "the scheduler never ran"
+    first.kill()  # the main process only: its scheduler process is orphaned
+    first.wait()
+    assert wait_for(lambda: not group_alive(first.pid), 30), "an orphan still runs"
+    assert not real_redis.exists(lock), "the orphan released its lock as it quit"

@@ -1,0 +1,57 @@
+"""Short leases that a running job keeps renewing, so a crash frees them within seconds.
+
+A lease is a redis-py :class:`redis.lock.Lock` (a key holding a random token, with a TTL;
+renewal and release check the token in Lua) plus a thread that renews it every third of
+its life while the job works.  A job that dies (kill -9, lost machine) stops renewing and
+the lease is gone at most ``seconds`` later; a job that merely runs long (a slow SendGrid
+retry sequence, a big projection) keeps it however long it takes.  While Redis is down the
+lease cannot be renewed; it is then gone at most ``seconds`` after the last renewal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections.abc import Iterator
+
+import redis
+from redis.exceptions import LockError
+
+log = logging.getLogger(__name__)
+
+
+@contextlib.contextmanager
+def lease(client: redis.Redis, name: str, seconds: float) -> Iterator[bool]:
+    """Hold ``name`` for the ``with`` block if nobody else does; yields whether we got it.
+
+    The lease is renewed every ``seconds / 3`` until the block ends, then released.
+    """
+    lock = client.lock(name, timeout=seconds, blocking=False, thread_local=False)
+    if not lock.acquire():
+        yield False
+        return
+    stop = threading.Event()
+    renewer = threading.Thread(target=_renew, args=(lock, seconds, stop), daemon=True,
+                               name=f"lease {name}")
+    renewer.start()
+    try:
+        yield True
+    finally:
+        stop.set()
+        renewer.join()
+        try:
+            lock.release()
+        except (LockError, redis.RedisError):  # expired or Redis gone: the TTL frees it
+            log.info("lease %s was not released; it expires on its own", name)
+
+
+def _renew(lock, seconds: float, stop: threading.Event) -> None:
+    while not stop.wait(seconds / 3):
+        try:
+            lock.reacquire()
+        except LockError:
+            log.warning("lease %s expired while its job still ran", lock.name)
+            return
+        except redis.RedisError:  # Redis is away; try again at the next beat
+            log.warning("lease %s not renewed: Redis unreachable", lock.name)
