@@ -10,15 +10,16 @@ a ``REDIS_CLIENT`` (fakeredis in tests) counts there too.  Three rates are kept:
 - games created over the API with a player's token, per creating seat
   (``API_CREATE_QUOTA``); the admin token has no quota.
 
-Sizes: Flask refuses bodies above ``MAX_CONTENT_LENGTH`` (413).  Werkzeug enforces that
+Sizes: bodies above ``MAX_CONTENT_LENGTH`` are refused with 413.  Werkzeug enforces that
 only when a view reads the body, so a hook here refuses every request whose declared
 length is too large before anything reads it, and reads a body of unknown length (chunked
-transfer) at once, through Werkzeug's limited stream, so that it too is cut off at the
-limit whatever the view would have done.
+transfer) at once, one byte past the limit at most, so that it too is refused whatever
+the view would have done.
 """
 
 from __future__ import annotations
 
+import io
 import math
 import time
 from collections.abc import Iterable
@@ -53,12 +54,20 @@ def register(app: Flask) -> None:
             if request.content_length > limit:
                 raise RequestEntityTooLarge(_too_large(limit))
             return
-        # No Content-Length (chunked): read now, through Werkzeug's stream that stops at
-        # the limit; the cached bytes then serve request.form / get_json as usual.
-        try:
-            request.get_data(cache=True, parse_form_data=False)
-        except RequestEntityTooLarge:
-            raise RequestEntityTooLarge(_too_large(limit)) from None
+        if "wsgi.input_terminated" not in request.environ:
+            return  # Werkzeug reads no body of unknown length from such a server
+        # No Content-Length (chunked): read at most one byte past the limit now, whatever
+        # the view would do.  (Werkzeug's own limited stream stops quietly at the limit, so
+        # a longer body would be cut short rather than refused.)
+        raw, body = request.environ["wsgi.input"], bytearray()
+        while len(body) <= limit:
+            chunk = raw.read(min(64 * 1024, limit + 1 - len(body)))
+            if not chunk:
+                break
+            body += chunk
+        if len(body) > limit:
+            raise RequestEntityTooLarge(_too_large(limit))
+        request.environ["wsgi.input"] = io.BytesIO(bytes(body))
 
     options = dict(app.config.get("RATELIMIT_STORAGE_OPTIONS") or {})
     if not app.config.get("RATELIMIT_STORAGE_URI"):
