@@ -8,10 +8,11 @@ is deleted, so a replayed cookie finds nothing), after ``ADMIN_SESSION_IDLE`` se
 unused (the key's TTL), ``ADMIN_SESSION_MAX_AGE`` seconds after sign-in whatever its use,
 and as soon as ``ADMIN_TOKEN`` changes (the fingerprint no longer matches).
 
-Wrong admin tokens, in the form or as a bearer token, are counted per client address and
-over all addresses; past ``ADMIN_SIGN_IN_ATTEMPTS`` in ``ADMIN_SIGN_IN_WINDOW`` seconds
-(or ``ADMIN_SIGN_IN_GLOBAL_ATTEMPTS`` in ``ADMIN_SIGN_IN_GLOBAL_WINDOW`` from everyone)
-every try, right or wrong, is answered 429 with Retry-After until the window ends.
+Admin-token tries, in the form or as a bearer token, are counted per client address and
+over all addresses before the token is looked at (a right one gives its try back); past
+``ADMIN_SIGN_IN_ATTEMPTS`` in ``ADMIN_SIGN_IN_WINDOW`` seconds (or
+``ADMIN_SIGN_IN_GLOBAL_ATTEMPTS`` in ``ADMIN_SIGN_IN_GLOBAL_WINDOW`` from everyone) every
+try, right or wrong, is answered 429 with Retry-After until the window ends.
 """
 
 from __future__ import annotations
@@ -82,10 +83,12 @@ def start_session() -> str:
     """Sign this browser in: a fresh Flask session holding only a new random session id."""
     session_id = secrets.token_urlsafe(32)
     lifetime = min(setting("ADMIN_SESSION_IDLE"), setting("ADMIN_SESSION_MAX_AGE"))
-    rt().redis.hset(session_key(session_id), mapping={
+    pipe = rt().redis.pipeline(transaction=True)  # never a session key without a TTL
+    pipe.hset(session_key(session_id), mapping={
         "fingerprint": token_fingerprint(current_app.config["ADMIN_TOKEN"]),
         "started": repr(time.time())})
-    rt().redis.expire(session_key(session_id), lifetime)
+    pipe.expire(session_key(session_id), lifetime)
+    pipe.execute()
     # A new session on sign-in: nothing set before it (a CSRF token too) carries over.
     session.clear()
     session[COOKIE_FIELD] = session_id
@@ -130,29 +133,37 @@ def _counters() -> list[tuple[str, int, int]]:
              setting("ADMIN_SIGN_IN_GLOBAL_WINDOW"))]
 
 
-def throttled() -> int | None:
-    """Seconds this client must wait before trying a token again, or None."""
-    client = rt().redis
+def _count(key: str, window: int, step: int) -> tuple[int, int]:
+    """Add ``step`` to a counter whose window starts when it is created: (count, ttl)."""
+    # SET NX EX then INCRBY in one MULTI (one key, so one cluster slot): never a counter
+    # without an expiry, and no EXPIRE NX (Redis 7) needed.
+    pipe = rt().redis.pipeline(transaction=True)
+    pipe.set(key, 0, ex=window, nx=True)
+    pipe.incrby(key, step)
+    pipe.ttl(key)
+    _, count, ttl = pipe.execute()
+    return int(count), int(ttl)
+
+
+def take_try() -> int | None:
+    """Count one admin-token try from this client before the token is looked at; the
+    seconds it must wait if that is one too many (then the token is not looked at).
+
+    Counting first, with an atomic INCR, means a burst of parallel guesses cannot all
+    pass a check made before any of them was counted.
+    """
     for key, attempts, window in _counters():
-        if int(client.get(key) or 0) >= attempts:
-            ttl = client.ttl(key)
+        count, ttl = _count(key, window, 1)
+        if count > attempts:
             return ttl if ttl > 0 else window
     return None
 
 
-def count_failure() -> None:
-    """One more wrong token from this client (each counter's window starts at its first)."""
-    for key, _attempts, window in _counters():
-        # SET NX EX then INCR in one MULTI (one key, so one cluster slot): never a counter
-        # without an expiry, and no EXPIRE NX (Redis 7) needed.
-        pipe = rt().redis.pipeline(transaction=True)
-        pipe.set(key, 0, ex=window, nx=True)
-        pipe.incr(key)
-        pipe.execute()
-
-
-def forget_failures() -> None:
-    rt().redis.delete(_counters()[0][0])
+def give_back_try() -> None:
+    """The token was right: this address starts afresh, and the try leaves the global count."""
+    (address_key, _, _), (all_key, _, window) = _counters()
+    rt().redis.delete(address_key)
+    _count(all_key, window, -1)
 
 
 def _too_many(wait: int) -> str:
@@ -170,16 +181,13 @@ bp = Blueprint("admin", __name__, url_prefix="/admin")
 def _admin_only() -> Any:
     if not bearer():
         require_admin()  # 401: nothing was guessed
-    wait = throttled()
+    wait = take_try()
     if wait is not None:
         reply = jsonify({"error": "too_many_requests", "message": _too_many(wait),
                          "retry_after": wait})
         return reply, 429, {"Retry-After": str(wait)}
-    try:
-        require_admin()
-    except ApiError:
-        count_failure()
-        raise
+    require_admin()  # 403 for a wrong token, whose try stays counted
+    give_back_try()
     return None
 
 
@@ -243,17 +251,16 @@ def _signed_in() -> None:
 def sign_in() -> Any:
     error, status, headers = None, 200, {}
     if request.method == "POST":
-        wait = throttled()
+        wait = take_try()
         if wait is not None:
             error, status, headers = _too_many(wait), 429, {"Retry-After": str(wait)}
         elif is_admin_token(request.form.get("token")):
-            forget_failures()
+            give_back_try()
             start_session()
             target = request.args.get("next", "")
             safe = target.startswith(("/admin", "/dev/mail")) and not target.startswith("//")
             return redirect(target if safe else url_for("admin.index"))
         elif rt().config.get("ADMIN_TOKEN"):
-            count_failure()
             error, status = "That is not the admin token.", 401
         else:
             error, status = ("This server has no ADMIN_TOKEN set, so the admin pages are "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -156,6 +157,27 @@ def test_the_throttle_counts_all_addresses_together_in_a_short_window(make_app):
     refused = try_token(client, "guess", address="10.0.1.99")
     assert refused.status_code == 429
     assert 0 < int(refused.headers["Retry-After"]) <= 60
+
+
+def test_a_burst_of_parallel_guesses_gets_no_more_than_n_answers(real_redis):
+    app = create_app({"REDIS_CLIENT": real_redis, "RUN_JOBS_INLINE": True, "TESTING": True,
+                      "SECRET_KEY": SECRET, "ADMIN_TOKEN": ADMIN, "ADMIN_SIGN_IN_ATTEMPTS": 5})
+
+    def guess(i):
+        return app.test_client().get("/api/v1/admin/games/x/history",
+                                     headers={"Authorization": f"Bearer guess-{i}"},
+                                     environ_base={"REMOTE_ADDR": "10.0.0.8"}).status_code
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        answers = list(pool.map(guess, range(40), timeout=60))
+    assert answers.count(403) == 5 and answers.count(429) == 35
+
+
+def test_the_right_token_is_not_throttled_by_its_own_use(make_app):
+    client = make_app(ADMIN_SIGN_IN_ATTEMPTS=3, ADMIN_SIGN_IN_GLOBAL_ATTEMPTS=3).test_client()
+    answers = {client.get("/api/v1/admin/games/x/verify",
+                          headers={"Authorization": f"Bearer {ADMIN}"}).status_code
+               for _ in range(10)}
+    assert answers == {404}  # the admin got through every time: there is no such game
 
 
 def test_every_failure_counter_expires(make_app, fake_redis):
