@@ -30,7 +30,7 @@ from collections import Counter
 from functools import cache
 from typing import Any
 
-from games.kings_guild import cards, guild, labels, setup, turn, views
+from games.kings_guild import cards, guild, labels, setup, takebacks, turn, views
 from games.protocol import Game, IllegalMove, Move, State
 from games.rng import GameRandom
 
@@ -103,6 +103,12 @@ class KingsGuild(Game):
 
     def outcome(self, state: State) -> dict[str, Any] | None:
         return state["outcome"]
+
+    def reveals(self, before: State, after: State, seat: int, move: Move) -> str | None:
+        """A draw from a face-down deck, a quest or specialist turned up, another seat's
+        treasure or sealed bid shown, the Oracle's look, the end of the game: see
+        :mod:`games.kings_guild.takebacks`."""
+        return takebacks.reveals(before, after, seat)
 
     def move_label(self, state: State, seat: int, move: Move) -> str:
         return labels.move_label(state, seat, move)

@@ -3,6 +3,7 @@ exactly where a test needs them (keeping every card in one place), then play mov
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -180,14 +181,31 @@ class Helpers:
     def play(self, state, seat: int, move: Any, seed: int = 1) -> None:
         """Apply ``move``; a move missing only derived fields (the quest of a craft, the
         specialist of a hire, the room of a place) is completed from the legal moves."""
+        GAME.apply(state, seat, self.complete(state, seat, move), RecordingRandom(seed))
+        GAME.check_invariants(state)
+
+    def complete(self, state, seat: int, move: Any) -> Any:
+        """``move`` with its derived fields filled in from the one legal move it matches."""
         if isinstance(move, dict) and move not in GAME.legal_moves(state, seat):
             fuller = [m for m in GAME.legal_moves(state, seat)
                       if all(m.get(k, object()) == v for k, v in move.items())
                       and set(m) - set(move) <= {"quest", "specialist", "room"}]
             if len(fuller) == 1:
-                move = fuller[0]
-        GAME.apply(state, seat, move, RecordingRandom(seed))
+                return fuller[0]
+        return move
+
+    def take_back(self, state, seat: int, move: Any, seed: int = 1) -> str | None:
+        """Play ``move`` (as :meth:`play`) and say why the platform would refuse to take it
+        back: "it drew randomness" when its tape is not empty, else the game's ``reveals``
+        reason; None when it can be taken back."""
+        before = copy.deepcopy(state)
+        rng = RecordingRandom(seed)
+        move = self.complete(state, seat, move)
+        GAME.apply(state, seat, move, rng)
         GAME.check_invariants(state)
+        if rng.tape:
+            return "it drew randomness"
+        return GAME.reveals(before, state, seat, move)
 
     def moves(self, state, seat: int, kind: str | None = None) -> list[dict[str, Any]]:
         return [m for m in GAME.legal_moves(state, seat) if kind is None or m["type"] == kind]

@@ -1,0 +1,107 @@
+"""Take-backs: which moves showed someone something hidden, so that they cannot be undone.
+
+Hidden information in The King's Guild lies in a few *zones* (:func:`hidden_zones`): the three
+face-down treasure decks, the face-down quest deck (except the two top cards the Oracle's
+owner looks at on their turn), the face-down specialist deck, the cards left in the box at
+setup, every other seat's hand and the treasures another seat drew from a shared quest but
+has not split yet, and the other seats' sealed bids at the King's Funeral.  None of these is
+dealt at move time from the rng: the decks were shuffled at setup, so a draw leaves the tape
+empty and only this check stops it from becoming a free look (only the reshuffle of a
+treasure discard pile uses the rng).
+
+Rather than listing move types, :func:`reveals` compares the zones around a move: a move
+cannot be taken back if anything that was hidden from its mover becomes visible to someone
+who could not see it before, whether by the move itself or as a consequence
+(a quest slot refilled, the solo conveyor, the stall breaker, the turn passing to the
+Oracle's owner, the last sealed bid revealing them all).  The mover's own hand and own
+undivided treasures made public do not count (the mover knew them).  The end of the game
+is never taken back: the scores reveal what every hand holds, and the platform then
+publishes the game's secret (every deck order).
+
+Coins hidden while the Funeral bids are open are not a zone: they were public until the
+Funeral card came up and nothing can change them until the bids are revealed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.kings_guild import guild, views
+
+State = dict[str, Any]
+Token = tuple[str, Any]
+"""One hidden thing: ``("treasure", card)``, ``("quest", id)``, ``("specialist", id)`` or
+``("bid", seat)``."""
+
+GAME_ENDED = "it ended the game (the final scores show every hand)"
+
+_WHAT = {
+    "treasure deck": "drew a treasure card",
+    "quest deck": "turned up the next quest card",
+    "oracle": "showed the Oracle the next quest cards",
+    "specialist deck": "turned up a new specialist",
+    "box": "took a card out of the box",
+    "hand": "revealed another player's treasure",
+    "bid": "revealed the sealed bids",
+}
+"""What a move did, by the zone a revealed token came from; the order is the reason's."""
+
+
+def oracle_peek(state: State, seat: int | None) -> list[int]:
+    """The quest cards on the deck that ``seat`` sees (the Oracle, as the view shows it)."""
+    if seat is None or not guild.has_specialist(state, seat, "Oracle"):
+        return []
+    return [q["id"] for q in views.view(state, seat).get("oracle", [])]
+
+
+def hidden_zones(state: State) -> dict[Token, tuple[str, frozenset[int]]]:
+    """Every hidden thing, with the zone it lies in and the seats that can see it."""
+    nobody: frozenset[int] = frozenset()
+    out: dict[Token, tuple[str, frozenset[int]]] = {}
+    for deck in state["treasure_decks"].values():
+        out.update((("treasure", c), ("treasure deck", nobody)) for c in deck)
+    out.update((("quest", q), ("quest deck", nobody)) for q in state["quest_deck"])
+    for seat in range(state["n"]):
+        for q in oracle_peek(state, seat):
+            out[("quest", q)] = ("quest deck", out[("quest", q)][1] | {seat})
+    out.update((("specialist", s), ("specialist deck", nobody)) for s in state["specialist_deck"])
+    out.update((("treasure", c), ("box", nobody)) for c in state["treasures_boxed"])
+    out.update((("quest", q), ("box", nobody)) for q in state["quests_boxed"])
+    out.update((("specialist", s), ("box", nobody)) for s in state["specialists_boxed"])
+    for seat, p in enumerate(state["guilds"]):
+        out.update((("treasure", c), ("hand", frozenset({seat}))) for c in p["hand"])
+    for entry in state["pending"]:
+        if entry["kind"] == "keep_treasure":
+            owner = frozenset({entry["seat"]})
+            out.update((("treasure", c), ("hand", owner)) for c in entry["cards"])
+    if state["funeral"]:
+        out.update((("bid", int(s)), ("bid", frozenset({int(s)})))
+                   for s in state["funeral"]["bids"])
+    return out
+
+
+def revealed(before: State, after: State, seat: int) -> dict[Token, str]:
+    """What the move by ``seat`` from ``before`` to ``after`` showed to someone that the
+    mover could not see before (and that someone could not either), with the zone it came
+    from (``oracle``: still on the quest deck, now seen by the Oracle's owner)."""
+    was = hidden_zones(before)
+    now = hidden_zones(after)
+    out: dict[Token, str] = {}
+    for token, (zone, seers) in was.items():
+        if seat in seers:
+            continue
+        if token not in now:
+            out[token] = zone
+        elif now[token][1] - seers:
+            out[token] = "oracle" if now[token][0] == "quest deck" else zone
+    return out
+
+
+def reveals(before: State, after: State, seat: int) -> str | None:
+    """Why the move by ``seat`` from ``before`` to ``after`` cannot be taken back, or None."""
+    if after["over"] and not before["over"]:
+        return GAME_ENDED
+    zones = set(revealed(before, after, seat).values())
+    if not zones:
+        return None
+    return "it " + " and ".join(what for zone, what in _WHAT.items() if zone in zones)
