@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 from flask import Blueprint, jsonify, request
 from marshmallow import Schema
@@ -20,18 +21,73 @@ from service.links import Link
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
-def body(schema: Schema) -> dict:
-    data = request.get_json(silent=True)
-    if data is None:
-        raise ApiError(400, "bad_request", "The body must be a JSON object "
-                       "(Content-Type: application/json).")
-    if not isinstance(data, dict):
-        raise ApiError(400, "bad_request", "The body must be a JSON object.")
-    try:  # JSON may escape lone surrogates, which no store or email can carry
+MAX_JSON_DEPTH = 32  # moves and options are a few levels deep; recursion starts near 1,000
+MAX_JSON_INT = 2**53 - 1  # what every JSON client can represent exactly
+
+
+def _number_error(text: str) -> ValueError:
+    return ValueError(f"the number {text[:20]}{'...' if len(text) > 20 else ''} is out of range")
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > 16 or abs(int(text)) > MAX_JSON_INT:
+        raise _number_error(text)
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _number_error(text)
+    return value
+
+
+def _constant(text: str):
+    raise ValueError(f"{text} is not a JSON number")
+
+
+def too_deep(value, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether ``value`` nests lists and objects more than ``limit`` levels (no recursion)."""
+    level = [value]
+    for _ in range(limit):
+        level = [c for v in level if isinstance(v, dict | list)
+                 for c in (v.values() if isinstance(v, dict) else v)]
+        if not level:
+            return False
+    return any(isinstance(v, dict | list) for v in level)
+
+
+def parse_json(raw: bytes):
+    """A request body as JSON, refusing what the service could choke on later (ApiError 400):
+    nesting deeper than MAX_JSON_DEPTH, integers beyond 2**53, NaN and infinities, and
+    escaped lone surrogates, which no store or email can carry."""
+    try:
+        data = json.loads(raw, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    except RecursionError:
+        raise ApiError(400, "bad_request", "The JSON body is nested too deeply.") from None
+    except ValueError as exc:  # includes UnicodeDecodeError
+        reason = str(exc) if "out of range" in str(exc) or "JSON number" in str(exc) else \
+            "it is not valid JSON"
+        raise ApiError(400, "bad_request", f"The body is malformed: {reason}.") from None
+    if too_deep(data):
+        raise ApiError(400, "bad_request", "The JSON body is nested too deeply "
+                       f"(at most {MAX_JSON_DEPTH} levels).")
+    try:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         raise ApiError(400, "bad_request", "The body holds text that is not valid Unicode.") \
             from None
+    return data
+
+
+def body(schema: Schema) -> dict:
+    """The request's JSON object, checked by ``schema`` (ApiError / ValidationError: 400)."""
+    if not request.is_json:
+        raise ApiError(400, "bad_request", "The body must be a JSON object "
+                       "(Content-Type: application/json).")
+    data = parse_json(request.get_data(cache=True))
+    if not isinstance(data, dict):
+        raise ApiError(400, "bad_request", "The body must be a JSON object.")
     return schema.load(data)
 
 

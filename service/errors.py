@@ -82,6 +82,14 @@ def register(app: Flask) -> None:
         return _reply(exc.code or 500, exc.name.lower().replace(" ", "_"), description, headers,
                       **extra)
 
+    @app.errorhandler(RecursionError)
+    def nested_too_deeply(exc: RecursionError):
+        # Input nested deeper than Python recurses (a JSON form field, say) trips this
+        # before anything is written; the JSON API refuses such bodies earlier.
+        log.warning("RecursionError on %s %s: input nested too deeply", request.method,
+                    request.path)
+        return _reply(400, "bad_request", "The input is nested too deeply.")
+
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):
         log.exception("unhandled error on %s %s", request.method, request.path)
