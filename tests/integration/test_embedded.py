@@ -97,6 +97,7 @@ def free_port() -> int:
 
 
 def http(method: str, url: str, body: dict | None = None, token: str | None = None):
+    """(status, parsed JSON or, for a page, its text)."""
     request = urllib.request.Request(url, method=method, data=json.dumps(body).encode()
                                      if body is not None else None)
     request.add_header("Content-Type", "application/json")
@@ -104,9 +105,13 @@ def http(method: str, url: str, body: dict | None = None, token: str | None = No
         request.add_header("Authorization", f"Bearer {token}")
     try:
         with urllib.request.urlopen(request, timeout=10) as reply:
-            return reply.status, json.loads(reply.read() or b"null")
+            status, raw = reply.status, reply.read()
     except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read() or b"null")
+        status, raw = exc.code, exc.read()
+    try:
+        return status, json.loads(raw or b"null")
+    except ValueError:
+        return status, raw.decode(errors="replace")
 
 
 def wait_until(check, timeout=30.0):
