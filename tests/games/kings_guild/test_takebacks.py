@@ -356,6 +356,12 @@ def determinize(state: dict[str, Any], knowers: set[int],
     return s
 
 
+def _seen(state: dict[str, Any], viewer: int | None) -> tuple[Any, ...]:
+    """What ``viewer`` is shown: the view, the position summary and the legal moves."""
+    moves = GAME.legal_moves(state, viewer) if viewer is not None else []
+    return GAME.view(state, viewer), GAME.summary(state, viewer), moves
+
+
 def leak(before: dict[str, Any], after: dict[str, Any], seat: int, move: dict[str, Any],
          viewer: int | None, rnd: random.Random, check_views: bool = True) -> str | None:
     """Replay ``move`` on ``before`` with everything hidden from both the mover and
@@ -365,15 +371,15 @@ def leak(before: dict[str, Any], after: dict[str, Any], seat: int, move: dict[st
     knowers = {seat} if viewer is None else {seat, viewer}
     other = determinize(before, knowers, rnd)
     for k in {seat, viewer} if check_views else ():
-        assert GAME.view(other, k) == GAME.view(before, k), "determinize changed a view"
+        assert _seen(other, k) == _seen(before, k), "determinize changed what a seat sees"
     if move not in GAME.legal_moves(other, seat):
         return "skip"
     try:
         GAME.apply(other, seat, copy.deepcopy(move), TapePlayer([]))
     except IllegalMove:
         return "skip"
-    if GAME.view(other, viewer) != GAME.view(after, viewer):
-        return f"{move} changed the view of {viewer} depending on hidden cards"
+    if _seen(other, viewer) != _seen(after, viewer):
+        return f"{move} changed what {viewer} sees depending on hidden cards"
     return None
 
 
@@ -394,8 +400,9 @@ def test_soundness_check_catches_a_draw(kg):
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_takeback_allowed_moves_do_not_depend_on_hidden_cards(players):
     """In random games, every move with an empty tape for which ``reveals`` finds nothing
-    leaves the view of the mover (or, every other move, of another seat or a spectator)
-    exactly as it would be had every card hidden from both been dealt otherwise."""
+    leaves what the mover sees (or, every other move, another seat or a spectator: view,
+    summary, legal moves) exactly as it would be had every card hidden from both been dealt
+    otherwise."""
     chooser = random.Random(100 + players)
     rnd = random.Random(players)
     state = GAME.setup([f"P{i + 1}" for i in range(players)], {"stall_breaker": True},
