@@ -120,6 +120,15 @@ def test_serve_on_a_busy_port_exits_non_zero_before_claiming_to_run(tmp_path):
     assert "Ravenpost on" not in result.stdout
 
 
+def test_serve_whose_web_server_cannot_start_exits_non_zero_without_claiming_to_run(tmp_path):
+    # production refuses the default secret, and serve makes none up in production
+    result = run_serve(tmp_path / "var", free_port(), RAVENPOST_ENV="production",
+                       SECRET_KEY=None)
+    assert result.returncode == 1
+    assert "the web server exited at start" in result.stderr
+    assert "Ravenpost on" not in result.stdout
+
+
 def test_a_killed_embedded_redis_is_restarted_and_keeps_every_game(tmp_path):
     port = free_port()
     base = f"http://127.0.0.1:{port}"
