@@ -139,6 +139,9 @@ class EmbeddedRedis:
     def _spawn(self, lock: int) -> None:
         config = self.data_dir / "redis.conf"
         config.write_text("\n".join([
+            "# Written by ravenpost at each start. Never start a second redis-server with",
+            "# this file or on this directory: two servers on one append-only file drift",
+            "# apart and lose acknowledged moves.",
             "port 0", f"unixsocket {self.socket}", "unixsocketperm 700",
             f"dir {self.data_dir}", "appendonly yes", "appendfsync always",
             "maxmemory-policy noeviction", "save 900 1", "dbfilename dump.rdb",
