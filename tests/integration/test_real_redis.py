@@ -99,3 +99,48 @@ def test_rq_worker_projects_and_emails_through_sendgrid_once_despite_a_crash(
             assert body["headers"]["List-Unsubscribe"].startswith("<http")
         finally:
             set_runtime(None)
+
+
+def _play_through_a_worker(rt, worker, moves: int) -> str:
+    """Random moves of one game, each projected and mailed by the RQ worker as in
+    production (the web enqueues ``project:<game>:<version>`` after each append)."""
+    import random
+
+    from worker import jobs
+    chooser = random.Random(1)
+    table = rt.games.create("test-race", PLAYERS, {"target": 100_000, "copies": 500})
+    gid = table.game_id
+    rt.enqueuer.enqueue(jobs.project, gid, job_id=f"project:{gid}:1")
+    worker.work(burst=True)
+    for _ in range(moves):
+        seat = chooser.choice(sorted(table.to_act()))
+        rt.games.play(gid, seat, chooser.choice(table.game.legal_moves(table.state, seat)),
+                      table.version)
+        rt.enqueuer.enqueue(jobs.project, gid, job_id=f"project:{gid}:{table.version + 1}")
+        worker.work(burst=True)
+        table = rt.games.load(gid)
+    return gid
+
+
+def test_finished_jobs_leave_no_records_and_every_mail_marker_expires(real_redis,
+                                                                      real_redis_url):
+    from worker.notify import MARKER_SECONDS
+    rq_redis = redis.Redis.from_url(real_redis_url)
+    rt = Runtime({**DEFAULTS, "SECRET_KEY": "s", "BASE_URL": "http://localhost"},
+                 real_redis, rq_redis)
+    set_runtime(rt)
+    try:
+        worker = SimpleWorker([Queue(QUEUE_NAME, connection=rq_redis)], connection=rq_redis)
+        moves = 40
+        _play_through_a_worker(rt, worker, moves)
+    finally:
+        set_runtime(None)
+    keys = list(real_redis.scan_iter(count=1000))
+    assert [k for k in keys if k.startswith(("rq:job:", "rq:results:"))] == []
+    markers = [k for k in keys if ":mailed:" in k]
+    assert len(markers) >= moves  # one per turn at least
+    assert all(0 < real_redis.ttl(k) <= MARKER_SECONDS for k in markers)
+    rq_bytes = sum(real_redis.memory_usage(k) or 0 for k in keys if k.startswith("rq:"))
+    marker_bytes = sum(real_redis.memory_usage(k) or 0 for k in markers)
+    print(f"per move: RQ {rq_bytes / moves:.0f} B, markers {marker_bytes / moves:.0f} B "
+          f"(these expire after {MARKER_SECONDS // 86400} days)")

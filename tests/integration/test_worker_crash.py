@@ -1,8 +1,11 @@
 """A `ravenpost worker` killed with SIGKILL: the next one brings the sweep, reminders and
-time-outs back within a minute (issue 8, point 13)."""
+time-outs back within a minute (issue 8, point 13), and an email whose send was cut off
+goes out again once its lease has run out, the one duplicate the README owns up to
+(point 14)."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -18,10 +21,14 @@ from rq.registry import ScheduledJobRegistry
 from rq.scheduler import RQScheduler
 
 from events.gameplay import GameService
-from events.store import EventStore
+from events.store import EventStore, key
+from service.config import DEFAULTS
+from tests.sendgrid_standin import SendGridStandIn
 from tests.support import PLAYERS
-from worker import jobs
+from worker import jobs, notify
+from worker.notify import send_turn
 from worker.queue import QUEUE_NAME, Enqueuer
+from worker.runtime import Runtime
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 90  # seconds: the promise is a minute; the machine is shared and noisy
@@ -125,3 +132,72 @@ def test_a_worker_killed_alone_leaves_no_scheduler_behind(real_redis, real_redis
     first.wait()
     assert wait_for(lambda: not group_alive(first.pid), 30), "an orphan still runs"
     assert not real_redis.exists(lock), "the orphan released its lock as it quit"
+
+
+def _send_then_hang(config: dict, url: str, game: str, accepted) -> None:
+    """In a forked child: send seat 0's invitation, report the provider's acceptance,
+    then hang before the `sent` marker is written (the parent kills us there)."""
+    rt = Runtime(config, redis.Redis.from_url(url, decode_responses=True))
+    real_send = rt.mail.send
+
+    def send_and_hang(email) -> None:
+        real_send(email)
+        accepted.send("accepted")
+        time.sleep(120)
+    rt.mail.send = send_and_hang
+    send_turn(rt, game, 1, 0)
+
+
+def _crash_after_the_provider_accepted(config: dict, url: str, game: str) -> float:
+    """Run the send in a child, SIGKILL it once the mail is accepted; the time of death."""
+    context = multiprocessing.get_context("fork")
+    parent_end, child_end = context.Pipe()
+    child = context.Process(target=_send_then_hang, args=(config, url, game, child_end))
+    child.start()
+    try:
+        assert parent_end.poll(30), "the child never sent"
+        parent_end.recv()
+        os.kill(child.pid, signal.SIGKILL)
+        return time.monotonic()
+    finally:
+        child.join(10)
+
+
+def _resend_until_sent(rt: Runtime, game: str) -> float | None:
+    """What the sweep's re-enqueued job does, every 0.2 s: the time it sent, or None."""
+    end = time.monotonic() + WAIT
+    while time.monotonic() < end:
+        if send_turn(rt, game, 1, 0):
+            return time.monotonic()
+        time.sleep(0.2)
+    return None
+
+
+def test_a_worker_killed_after_sendgrid_accepted_an_email_resends_it_only_after_the_lease(
+        real_redis, real_redis_url):
+    with SendGridStandIn(api_key="SG.test") as sendgrid:
+        config = {**DEFAULTS, "SECRET_KEY": "s" * 40, "MAIL_BACKEND": "sendgrid",
+                  "SENDGRID_API_KEY": "SG.test", "SENDGRID_HOST": sendgrid.url,
+                  "MAIL_FROM": "Ravenpost <turns@example.com>"}
+        rt = Runtime(config, real_redis)
+        game = rt.games.create("test-race", PLAYERS, {"target": 30}).game_id
+        died = _crash_after_the_provider_accepted(config, real_redis_url, game)
+        lease_key = key(game, "mailed:turn:1:0:lease")
+        assert real_redis.exists(lease_key) and not send_turn(rt, game, 1, 0)
+        resent = _resend_until_sent(rt, game)
+        assert resent is not None, "the email was never sent again"
+        copies = [r for r in sendgrid.requests if r.status == 202]
+        assert len(copies) == 2  # the duplicate the README owns up to
+        print(f"second copy {resent - died:.1f} s after the crash "
+              f"(lease {notify.LEASE_SECONDS} s; a real worker adds up to one sweep)")
+
+
+def test_the_outbox_keeps_one_copy_even_when_the_worker_dies_after_storing_it(
+        real_redis, real_redis_url):
+    config = {**DEFAULTS, "SECRET_KEY": "s" * 40, "MAIL_BACKEND": "outbox"}
+    rt = Runtime(config, real_redis)
+    game = rt.games.create("test-race", PLAYERS, {"target": 30}).game_id
+    _crash_after_the_provider_accepted(config, real_redis_url, game)
+    assert _resend_until_sent(rt, game) is not None
+    assert [real_redis.hget(f"rp:outbox:{i}", "to")
+            for i in real_redis.zrange("rp:outbox", 0, -1)] == ["ada@example.com"]
