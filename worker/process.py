@@ -1,6 +1,6 @@
 """The ``ravenpost worker`` process: RQ's worker and scheduler, tuned to come back fast.
 
-RQ (3.x) as it ships recovers slowly from crashes:
+RQ (3.0) as it ships recovers slowly from crashes:
 
 - its scheduler lock (``rq:scheduler-lock:<queue>``) lives ``interval + 60`` s after the
   scheduler's last beat, and a worker that did not get it at start tries again only at
@@ -16,8 +16,9 @@ with a short ``worker_ttl`` so that an idle worker wakes up for it), and on each
 frees a scheduler lock whose holder has not renewed it for ``STALE_LOCK_SECONDS`` (the
 holder renews it every second), restarts its own scheduler process if it is not running,
 and enqueues the sweep when it is due (:func:`worker.jobs.sweep_due`).  Its scheduler
-quits when its worker is gone.  :func:`run` restarts the worker, after waiting for Redis
-with capped backoff, whenever it stops for any reason but SIGTERM/SIGINT.
+quits when its worker is gone, and waits for Redis rather than die without it.
+:func:`run` restarts the worker, after waiting for Redis with capped backoff, whenever
+it stops for any reason but SIGTERM/SIGINT.
 
 After a crash of a whole worker (every process, kill -9) the sweep is back within
 ``SWEEP_EVERY + TICK_SECONDS`` and the scheduler (reminders, time-outs) within
@@ -30,6 +31,7 @@ import logging
 import os
 import signal
 import time
+import uuid
 
 import redis
 from rq import Queue, Worker
@@ -62,6 +64,19 @@ class RavenpostScheduler(RQScheduler):
             self.request_stop()
         super().heartbeat()
 
+    def work(self):
+        # RQ's scheduler process dies at the first Redis error; wait for Redis instead.
+        wait = 0.5
+        while True:
+            try:
+                return super().work()
+            except (redis.ConnectionError, redis.TimeoutError) as exc:
+                if self._stop_requested:
+                    return None
+                self.log.warning("Scheduler: Redis unreachable (%s); retrying", exc)
+                time.sleep(wait)
+                wait = min(wait * 2, MAX_RECONNECT_WAIT)
+
 
 class RavenpostWorker(Worker):
     """RQ's forking worker with a short maintenance tick (see the module docstring)."""
@@ -70,11 +85,15 @@ class RavenpostWorker(Worker):
     # seconds (RQ's default cap is a minute) while waiting for jobs.
     max_connection_wait_time = MAX_RECONNECT_WAIT
 
-    def __init__(self, queues, *args, tick=None, **kwargs) -> None:
+    def __init__(self, queues, *args, tick=None, scheduler_name: str | None = None,
+                 **kwargs) -> None:
         kwargs.setdefault("maintenance_interval", TICK_SECONDS)
         kwargs.setdefault("worker_ttl", WORKER_TTL)
         super().__init__(queues, *args, **kwargs)
         self._tick = tick
+        # One name for the scheduler of every worker this process runs in turn: after a
+        # Redis restart the new one renews the lock the last one held instead of waiting.
+        self._scheduler_name = scheduler_name
         self._cleaned_at: float | None = None
 
     def _start_scheduler(self, burst: bool = False, logging_level: str | None = "INFO",
@@ -84,7 +103,8 @@ class RavenpostWorker(Worker):
         self.scheduler = RavenpostScheduler(
             self.queues, connection=self.connection,
             logging_level=logging_level if logging_level is not None else self.log.level,
-            date_format=date_format, log_format=log_format, serializer=self.serializer)
+            date_format=date_format, log_format=log_format, serializer=self.serializer,
+            name=self._scheduler_name)
         for queue in self.queues:
             free_stale_scheduler_lock(self.connection, queue.name)
         self.scheduler.acquire_locks()
@@ -145,10 +165,11 @@ def free_stale_scheduler_lock(connection: redis.Redis, queue_name: str,
     return False
 
 
-def make_worker(rq_redis: redis.Redis, queue_name: str, tick=None) -> RavenpostWorker:
+def make_worker(rq_redis: redis.Redis, queue_name: str, tick=None,
+                scheduler_name: str | None = None) -> RavenpostWorker:
     """A worker on ``queue_name``; ``tick()`` runs at every maintenance tick."""
     return RavenpostWorker([Queue(queue_name, connection=rq_redis)], connection=rq_redis,
-                           tick=tick)
+                           tick=tick, scheduler_name=scheduler_name)
 
 
 def run(rq_redis: redis.Redis, queue_name: str, tick=None, burst: bool = False) -> None:
@@ -156,8 +177,9 @@ def run(rq_redis: redis.Redis, queue_name: str, tick=None, burst: bool = False) 
     starting the worker again, after Redis answers, whenever it stops on an error."""
     stop: list[int] = []
     wait = 0.5
+    scheduler_name = uuid.uuid4().hex
     while True:
-        worker = make_worker(rq_redis, queue_name, _guarded(tick))
+        worker = make_worker(rq_redis, queue_name, _guarded(tick), scheduler_name)
         started = time.monotonic()
         try:
             worker.work(with_scheduler=True, burst=burst)

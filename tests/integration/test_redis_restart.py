@@ -12,6 +12,8 @@ import time
 
 import pytest
 import redis
+from rq import Queue
+from rq.registry import StartedJobRegistry
 
 from events.store import key
 from service.config import DEFAULTS
@@ -22,6 +24,7 @@ from worker import jobs
 from worker.lease import lease
 from worker.notify import send_turn
 from worker.projection import LOCK_SECONDS, project_game
+from worker.queue import QUEUE_NAME
 from worker.runtime import Runtime
 
 
@@ -82,8 +85,12 @@ def test_the_worker_keeps_running_through_a_redis_restart_and_works_after(server
     proc = start_worker(server.url, worker_log)
     try:
         assert wait_for(lambda: int(client.get(jobs.SWEEP_RUNS) or 0) >= 1), "never swept"
-        server.crash()
-        time.sleep(3)  # the worker meets the dead server (heartbeats, dequeue, scheduler)
+        rq_redis = redis.Redis.from_url(server.url)
+        Queue(QUEUE_NAME, connection=rq_redis).enqueue("time.sleep", 4, job_id="slow")
+        started = StartedJobRegistry(QUEUE_NAME, connection=rq_redis)
+        assert wait_for(lambda: "slow" in started.get_job_ids()), "the slow job never started"
+        server.crash()  # mid-job
+        time.sleep(6)  # the worker meets the dead server (heartbeats, dequeue, scheduler)
         assert proc.poll() is None, "the worker exited when Redis went away"
         server.restart()
         rt = runtime_on(server.url)
