@@ -292,7 +292,7 @@ def _supervise(children: list[_Supervised], embedded, signals: list) -> str | No
             if len(redis_deaths) > RESTARTS:
                 return (f"the embedded Redis died {len(redis_deaths)} times in "
                         f"{RESTART_WINDOW:.0f} s; see {embedded.data_dir / 'redis.log'}")
-            redis_restart_at = now + 0.5 * 2 ** (len(redis_deaths) - 1)
+            redis_restart_at = now + 0.25 * 2 ** (len(redis_deaths) - 1)
             click.echo(f"ravenpost serve: the embedded Redis died (code {code}); restarting "
                        f"({len(redis_deaths)}/{RESTARTS})", err=True)
         if redis_restart_at is not None:
@@ -306,7 +306,7 @@ def _supervise(children: list[_Supervised], embedded, signals: list) -> str | No
                 redis_deaths.append(now)
                 if len(redis_deaths) > RESTARTS:
                     return f"the embedded Redis could not be restarted: {exc}"
-                redis_restart_at = now + 0.5 * 2 ** (len(redis_deaths) - 1)
+                redis_restart_at = now + 0.25 * 2 ** (len(redis_deaths) - 1)
                 click.echo(f"ravenpost serve: restarting the embedded Redis failed ({exc}); "
                            f"trying again ({len(redis_deaths)}/{RESTARTS})", err=True)
             continue  # children are restarted only against a running Redis

@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 log = logging.getLogger(__name__)
 
@@ -160,8 +162,9 @@ class EmbeddedRedis:
         """"up", "loading" (alive, still reading its append-only file), or None."""
         if not self.socket.exists():
             return None
+        # One try: redis-py's default retries with backoff would add seconds per probe.
         client = redis.Redis(unix_socket_path=str(self.socket), socket_timeout=2,
-                             socket_connect_timeout=2)
+                             socket_connect_timeout=2, retry=Retry(NoBackoff(), 0))
         try:
             return "up" if client.ping() else None
         except redis.BusyLoadingError:

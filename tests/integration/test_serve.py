@@ -160,7 +160,7 @@ def test_an_embedded_redis_that_cannot_be_restarted_stops_serve_with_exit_1(tmp_
     proc = start_serve(tmp_path / "var", port, output=log, RAVENPOST_REDIS_SERVER=str(once))
     try:
         os.kill(int((tmp_path / "var" / "redis.lock").read_text()), signal.SIGKILL)
-        proc.wait(120)  # five tries with backoff take about 16 s
+        proc.wait(120)  # five tries with backoff take about 8 s
     finally:
         stop_serve(proc)
         log.close()
