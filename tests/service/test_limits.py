@@ -167,6 +167,15 @@ def test_a_form_above_the_size_limit_is_refused_with_a_page(client, rt):
     assert rt.redis.zcard("rp:lobby") == 0
 
 
+def test_a_form_of_too_many_parts_is_refused_with_413(client, rt):
+    parts = "".join(f'--b\r\nContent-Disposition: form-data; name="f{i}"\r\n\r\n1\r\n'
+                    for i in range(300)) + "--b--\r\n"  # 16 KB, but 300 fields
+    reply = client.post("/games", data=parts.encode(),
+                        content_type="multipart/form-data; boundary=b")
+    assert reply.status_code == 413
+    assert rt.redis.zcard("rp:lobby") == 0
+
+
 def test_a_body_is_refused_before_it_is_read():
     """The declared length alone decides: the body's stream is never touched."""
     app = create_app({"REDIS_CLIENT": fakeredis.FakeRedis(decode_responses=True),
