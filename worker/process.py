@@ -179,15 +179,18 @@ def run(rq_redis: redis.Redis, queue_name: str, tick=None, burst: bool = False) 
     wait = 0.5
     scheduler_name = uuid.uuid4().hex
     while True:
-        worker = make_worker(rq_redis, queue_name, _guarded(tick), scheduler_name)
+        worker = None
         started = time.monotonic()
         try:
+            worker = make_worker(rq_redis, queue_name, _guarded(tick), scheduler_name)
             worker.work(with_scheduler=True, burst=burst)
         except (redis.ConnectionError, redis.TimeoutError) as exc:
             log.error("worker stopped: Redis unreachable (%s)", exc)
         finally:
-            _forget(worker)
-        if worker._stop_requested or (burst and _redis_answers(rq_redis)):
+            if worker is not None:
+                _forget(worker)
+        if worker is not None and (worker._stop_requested or
+                                   (burst and _redis_answers(rq_redis))):
             return
         _on_signals(stop)
         if time.monotonic() - started > 60:
