@@ -191,6 +191,13 @@ def test_openapi_document_describes_the_api(client):
     json.dumps(doc)
 
 
+def test_openapi_document_lists_the_refusals_of_creating_a_game(client):
+    post = client.get("/api/openapi.json").json["paths"]["/api/v1/games"]["post"]
+    assert {"201", "400", "401", "403", "413", "422", "429"} <= set(post["responses"])
+    assert "Retry-After" in post["responses"]["429"]["headers"]
+    assert post["security"] == [{"bearer": []}]
+
+
 def test_take_back_over_the_api(client, new_game):
     gid, tokens = new_game()
     client.post(f"/api/v1/games/{gid}/moves", headers=bearer(tokens[0]),
