@@ -40,6 +40,16 @@ def _reply(status: int, error: str, message: str, headers: dict | None = None, *
                            extra=extra), status, headers or {}
 
 
+def _flat(messages, where: str = "") -> list[tuple[str, str]]:
+    """Marshmallow's nested messages as (dotted field path, message) pairs."""
+    if isinstance(messages, dict):
+        return [pair for key, inner in messages.items()
+                for pair in _flat(inner, f"{where}.{key}" if where else str(key))]
+    if isinstance(messages, list):
+        return [pair for inner in messages for pair in _flat(inner, where)]
+    return [(where, str(messages))]
+
+
 def register(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):
@@ -47,7 +57,12 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(ValidationError)
     def bad_input(exc: ValidationError):
-        return _reply(400, "bad_request", "The request is malformed.", fields=exc.messages)
+        said = "; ".join(f"{where}: {what.rstrip('.')}" if where else what.rstrip(".")
+                         for where, what in _flat(exc.messages))
+        if len(said) > 500:  # unknown field names come from the request itself
+            said = said[:500] + "…"
+        return _reply(400, "bad_request", f"The request is malformed: {said}.",
+                      fields=exc.messages)
 
     @app.errorhandler(IllegalMove)
     def illegal(exc: IllegalMove):

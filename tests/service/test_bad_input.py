@@ -162,6 +162,7 @@ def test_player_names_are_refused_with_a_400_naming_the_field(client, rt, why):
     reply = create(client, players)
     assert reply.status_code == 400, why
     assert "name" in reply.json["fields"]["players"]["1"], reply.json
+    assert "players.1.name" in reply.json["message"]
     assert rt.mail.list() == [] and rt.redis.zcard("rp:lobby") == 0
 
 
