@@ -83,6 +83,8 @@ def register(app: Flask) -> None:
     from service import lobby  # the form's page is open to all, so its POST is rate limited
     limiter.limit(lambda: current_app.config["LOBBY_LIMIT_PER_CLIENT"], methods=["POST"],
                   exempt_when=lambda: request.endpoint != "lobby.create",
+                  # only games actually started count: a mistyped form costs nothing
+                  deduct_when=lambda response: response.status_code == 302,
                   error_message=lambda: "Too many games were started from your address; "
                                         "please wait a while before starting another.",
                   )(lobby.bp)

@@ -118,6 +118,15 @@ def test_the_lobby_form_is_rate_limited_per_client_address(low_limits):
     assert client.get("/", environ_base={"REMOTE_ADDR": "203.0.113.7"}).status_code == 200
 
 
+def test_only_games_actually_started_count_against_an_address(low_limits):
+    app = low_limits(LOBBY_LIMIT_PER_CLIENT="1 per hour")
+    client = app.test_client()
+    for _ in range(3):
+        assert lobby_form(client, "not an address").status_code == 400
+    assert lobby_form(client, "ada@example.com").status_code == 302
+    assert lobby_form(client, "bo@example.com").status_code == 429
+
+
 def test_the_lobby_form_is_rate_limited_per_invitee_address(low_limits):
     app = low_limits(LOBBY_LIMIT_PER_INVITEE="2 per day")
     client = app.test_client()
