@@ -34,13 +34,14 @@ DEFAULTS: dict[str, Any] = {
     "LOBBY_LIMIT_PER_CLIENT": "10 per hour;30 per day",  # lobby games per client address
     "LOBBY_LIMIT_PER_INVITEE": "5 per day",  # lobby invitations to one email address
     "API_CREATE_QUOTA": "10 per day",  # API games per creating seat (admin: no quota)
+    "TRUSTED_PROXIES": 0,  # reverse proxies in front that append to X-Forwarded-For
 }
 
 ENV_KEYS = [
     "SECRET_KEY", "REDIS_URL", "BASE_URL", "MAIL_BACKEND", "SENDGRID_API_KEY",
     "SENDGRID_HOST", "MAIL_FROM", "ADMIN_TOKEN", "RAVENPOST_ENV",
     "RATELIMIT_STORAGE_URI", "LOBBY_LIMIT_PER_CLIENT", "LOBBY_LIMIT_PER_INVITEE",
-    "API_CREATE_QUOTA",
+    "API_CREATE_QUOTA", "TRUSTED_PROXIES",
 ]
 
 

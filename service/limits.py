@@ -4,7 +4,9 @@ Rates are counted by Flask-Limiter (the ``limits`` library, fixed windows) in th
 Redis, so every web process shares the counts and they expire by themselves; an app given
 a ``REDIS_CLIENT`` (fakeredis in tests) counts there too.  Three rates are kept:
 
-- the lobby form, per client address (``LOBBY_LIMIT_PER_CLIENT``);
+- the lobby form, per client address (``LOBBY_LIMIT_PER_CLIENT``; behind a reverse proxy,
+  set ``TRUSTED_PROXIES`` to the number of proxies that append to X-Forwarded-For, else
+  every client shares the proxy's address, and the header is never trusted without it);
 - the lobby form, per invitee email address (``LOBBY_LIMIT_PER_INVITEE``), so nobody can
   make the server mail one address over and over;
 - games created over the API with a player's token, per creating seat
@@ -29,6 +31,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse_many
 from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -68,6 +71,10 @@ def register(app: Flask) -> None:
         if len(body) > limit:
             raise RequestEntityTooLarge(_too_large(limit))
         request.environ["wsgi.input"] = io.BytesIO(bytes(body))
+
+    hops = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if hops:  # the client address is the one the nearest trusted proxies saw
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops)  # type: ignore[method-assign]
 
     options = dict(app.config.get("RATELIMIT_STORAGE_OPTIONS") or {})
     if not app.config.get("RATELIMIT_STORAGE_URI"):

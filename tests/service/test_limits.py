@@ -127,6 +127,25 @@ def test_only_games_actually_started_count_against_an_address(low_limits):
     assert lobby_form(client, "bo@example.com").status_code == 429
 
 
+def test_x_forwarded_for_decides_the_address_only_behind_trusted_proxies(low_limits,
+                                                                        fake_redis):
+    def from_behind(client, email: str, forwarded_for: str):
+        data = {"csrf_token": csrf(client), "game": "test-race", "name0": "P",
+                "email0": email}
+        return client.post("/games", data=data, headers={"X-Forwarded-For": forwarded_for},
+                           environ_base={"REMOTE_ADDR": "10.0.0.1"})
+
+    direct = low_limits(LOBBY_LIMIT_PER_CLIENT="1 per hour").test_client()
+    assert from_behind(direct, "a@example.com", "192.0.2.1").status_code == 302
+    assert from_behind(direct, "b@example.com", "192.0.2.2").status_code == 429  # spoofed
+    fake_redis.flushdb()
+    proxied = low_limits(LOBBY_LIMIT_PER_CLIENT="1 per hour",
+                         TRUSTED_PROXIES=1).test_client()
+    assert from_behind(proxied, "a@example.com", "192.0.2.1").status_code == 302
+    assert from_behind(proxied, "b@example.com", "192.0.2.2").status_code == 302
+    assert from_behind(proxied, "c@example.com", "192.0.2.1").status_code == 429
+
+
 def test_the_lobby_form_is_rate_limited_per_invitee_address(low_limits):
     app = low_limits(LOBBY_LIMIT_PER_INVITEE="2 per day")
     client = app.test_client()
