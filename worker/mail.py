@@ -301,7 +301,9 @@ class SendGridBackend:
     The retries run inside one RQ job, so their total is bounded: the backend gives up
     early rather than sleep more than ``max_total_sleep`` seconds in all. Worst case per
     send is about ``max_total_sleep + (max_retries + 1) * timeout`` = 60 + 60 s with the
-    defaults, inside RQ's default 180 s job timeout.
+    defaults, inside RQ's default 180 s job timeout. The worker's email lease (15 s,
+    :mod:`worker.notify`) is renewed all along, so no other job sends the same email
+    meanwhile however long the sequence takes.
     """
 
     KEY_HEADER = "X-Ravenpost-Key"
