@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+import redis
 from flask import Flask, jsonify, render_template, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, TooManyRequests
@@ -104,6 +105,17 @@ def register(app: Flask) -> None:
         log.warning("RecursionError on %s %s: input nested too deeply", request.method,
                     request.path)
         return _reply(400, "bad_request", "The input is nested too deeply.")
+
+    @app.errorhandler(redis.ConnectionError)
+    @app.errorhandler(redis.TimeoutError)
+    def store_away(exc: Exception):
+        # Redis restarting (about a second under `ravenpost serve`).  A write whose
+        # answer was lost may have landed, so say so rather than "nothing changed";
+        # every write carries its expected version, so a retry cannot apply it twice.
+        log.warning("Redis unavailable on %s %s: %s", request.method, request.path, exc)
+        return _reply(503, "unavailable", "The game store did not answer. Reload in a "
+                      "moment: the game shows whether your last action was recorded.",
+                      {"Retry-After": "2"})
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):

@@ -72,8 +72,8 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
         play_token=play_token, play_url=url_for("play.page", token=play_token),
         undo=runtime.games.pending_undo(link.game_id),
         audit=cached_audit(runtime.store, link.game_id) if table.ended else None,
-        can_undo=not table.ended and runtime.games.last_move_by(link.game_id, link.seat)
-        is not None,
+        take_back=(False, None) if table.ended else runtime.games.can_take_back(
+            link.game_id, link.seat),
         stale=stale, personal=link.purpose == "play", api_token=token,
     ), status
 

@@ -223,3 +223,15 @@ def test_the_lobby_form_normalises_names(client, rt):
     assert reply.status_code == 302
     gid = reply.headers["Location"].rsplit("/", 1)[1]
     assert rt.games.load(gid).names == ["Amélie"]
+
+
+def test_a_redis_that_does_not_answer_is_a_503_with_retry_after(app, client, monkeypatch):
+    import redis
+
+    def down(*args, **kwargs):
+        raise redis.ConnectionError("Connection refused")
+
+    monkeypatch.setattr(app.extensions["ravenpost"].redis, "zrevrange", down)
+    reply = client.get("/")
+    assert reply.status_code == 503 and reply.headers["Retry-After"] == "2"
+    assert "did not answer" in reply.get_data(as_text=True)

@@ -183,3 +183,13 @@ def test_take_back_by_agreement_from_the_game_pages(client, rt, game):
     assert rt.games.load(game).state["antes"] == [None, None]
     undo_mails = [m for m in rt.mail.list() if "take back" in m["subject"]]
     assert [m["to"] for m in undo_mails] == ["bo@example.com"]
+
+
+def test_the_page_offers_a_take_back_only_for_a_move_that_showed_nothing(client, rt, game):
+    rt.games.play(game, 0, {"type": "ante", "amount": 1}, 1)
+    page = client.get("/play/" + rt.links.make(game, 0, "play")).get_data(as_text=True)
+    assert "Ask to take back my last move" in page
+    rt.games.play(game, 1, {"type": "ante", "amount": 2}, 2)  # shows every ante
+    page = client.get("/play/" + rt.links.make(game, 1, "play")).get_data(as_text=True)
+    assert "Ask to take back my last move" not in page
+    assert "Your last move cannot be taken back: it revealed every ante." in page
