@@ -16,7 +16,7 @@ from service import limits, schemas
 from service.auth import bearer, is_admin, player
 from service.current import after_append, rt
 from service.errors import ApiError
-from service.links import Link
+from service.links import Link, api_token, rotate_api_token
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -148,7 +148,7 @@ def post_game():
     for seat, name in enumerate(table.names):
         entry = {"seat": seat, "name": name}
         if admin:
-            entry["token"] = rt().links.make(table.game_id, seat, "api")
+            entry["token"] = api_token(rt().redis, rt().links, table.game_id, seat)
         seats.append(entry)
     return jsonify({"id": table.game_id, "version": table.version, "seats": seats}), 201
 
@@ -166,6 +166,14 @@ def post_move(game_id: str):
     event = rt().games.play(game_id, link.seat, data["move"], data["expected_version"])
     after_append(game_id, event.version)
     return jsonify({"version": rt().store.version(game_id)}), 201
+
+
+@bp.post("/games/<game_id>/token")
+def post_token(game_id: str):
+    """Revoke the caller's API token and answer a new one (a leaked token dies at once)."""
+    link = player(game_id)
+    return jsonify({"token": rotate_api_token(rt().redis, rt().links, game_id,
+                                              link.seat)}), 201
 
 
 @bp.post("/games/<game_id>/undo")

@@ -48,7 +48,7 @@ def build() -> dict:
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for name in ("KindOut", "CreateGameIn", "CreatedOut", "GameOut", "MoveIn", "MovedOut",
                  "HistoryOut", "ErrorOut", "RewindIn", "ForkIn", "VerifyOut", "UndoAnswerIn",
-                 "AuditOut"):
+                 "AuditOut", "TokenOut"):
         spec.components.schema(name, schema=getattr(schemas, name))
     sec = [{"bearer": []}]
     spec.path("/api/v1/kinds", operations={"get": {
@@ -81,6 +81,10 @@ def build() -> dict:
         "security": sec, "requestBody": _body("UndoAnswerIn"),
         "responses": _responses((201, "Answered", "MovedOut"), 400, 401, 403, 404, 409, 413,
                                 422)}})
+    spec.path("/api/v1/games/{game_id}/token", operations={"post": {
+        "summary": "Revoke your API token (every earlier one is refused at once) and get a "
+                   "new one", "parameters": [GAME], "security": sec,
+        "responses": _responses((201, "The new token", "TokenOut"), 401, 403, 404, 413)}})
     spec.path("/api/v1/games/{game_id}/audit", operations={"get": {
         "summary": "After the game ends: check every shuffle and draw against the revealed "
                    "secret", "parameters": [GAME], "security": sec,

@@ -184,3 +184,7 @@ class AuditOut(Schema):
     ok = fields.Boolean()
     checked = fields.Integer()
     problem = fields.String()
+
+
+class TokenOut(Schema):
+    token = fields.String()

@@ -221,3 +221,13 @@ def test_a_token_made_before_generations_works_until_its_seat_revokes(client, rt
     url = play_url(rt, game, 0)
     client.post(url + "/api-token/rotate", data={"csrf_token": csrf(client, url)})
     assert client.get(f"/api/v1/games/{game}", headers=bearer(legacy)).status_code == 401
+
+
+def test_a_player_rotates_their_api_token_over_the_api(client, new_game):
+    gid, tokens = new_game()
+    reply = client.post(f"/api/v1/games/{gid}/token", headers=bearer(tokens[0]))
+    assert reply.status_code == 201
+    fresh = reply.json["token"]
+    assert client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[0])).status_code == 401
+    assert client.get(f"/api/v1/games/{gid}", headers=bearer(fresh)).status_code == 200
+    assert client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[1])).status_code == 200
