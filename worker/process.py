@@ -189,8 +189,10 @@ def run(rq_redis: redis.Redis, queue_name: str, tick=None, burst: bool = False) 
         finally:
             if worker is not None:
                 _forget(worker)
-        if worker is not None and (worker._stop_requested or
-                                   (burst and _redis_answers(rq_redis))):
+        # An idle RQ 3 worker's warm shutdown only dates the request (StopRequested ends
+        # work()); a busy one sets _stop_requested.  Either way SIGTERM means stop.
+        if worker is not None and (worker._stop_requested or worker._shutdown_requested_date
+                                   or (burst and _redis_answers(rq_redis))):
             return
         _on_signals(stop)
         if time.monotonic() - started > 60:

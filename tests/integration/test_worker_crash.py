@@ -201,3 +201,16 @@ def test_the_outbox_keeps_one_copy_even_when_the_worker_dies_after_storing_it(
     assert _resend_until_sent(rt, game) is not None
     assert [real_redis.hget(f"rp:outbox:{i}", "to")
             for i in real_redis.zrange("rp:outbox", 0, -1)] == ["ada@example.com"]
+
+
+def test_an_idle_worker_stops_on_sigterm_with_its_scheduler(real_redis, real_redis_url,
+                                                           workers):
+    proc = workers(real_redis_url)
+    assert wait_for(lambda: sweeps(real_redis) >= 1), "the worker came up and swept"
+    proc.send_signal(signal.SIGTERM)  # RQ 3 only dates an idle worker's warm shutdown
+    try:
+        code = proc.wait(30)
+    except subprocess.TimeoutExpired:
+        code = None
+    assert code == 0, "the worker stopped on SIGTERM instead of starting again"
+    assert wait_for(lambda: not group_alive(proc.pid), 30), "its scheduler stopped too"
