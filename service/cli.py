@@ -340,7 +340,11 @@ def worker(burst: bool) -> None:
     handler.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s"))
     logging.getLogger("worker").addHandler(handler)  # RQ sets up its own loggers
     logging.getLogger("worker").setLevel(logging.INFO)
-    rt = runtime()
+    from service.config import ConfigError
+    try:
+        rt = runtime()
+    except ConfigError as exc:  # one clear line, not a traceback
+        raise click.ClickException(str(exc)) from None
     if burst:
         rt.enqueuer.enqueue(jobs.sweep, job_id="sweep")
     process.run(rt.rq_redis, QUEUE_NAME, tick=lambda: jobs.sweep_due(rt), burst=burst)

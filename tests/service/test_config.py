@@ -92,8 +92,6 @@ def test_the_worker_refuses_a_short_admin_token(worker_environment):
         runtime()
 
 
-@pytest.mark.xfail(reason="service/cli.py's worker command must turn ConfigError into a "
-                          "click.ClickException (another helper's file)", strict=False)
 def test_ravenpost_worker_says_why_in_one_line_and_exits_non_zero(worker_environment):
     from service.cli import main
     worker_environment.setenv("SECRET_KEY", "short")
