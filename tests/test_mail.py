@@ -226,3 +226,20 @@ def test_factory_never_falls_back_to_the_environment(monkeypatch) -> None:
     monkeypatch.setenv("SENDGRID_API_KEY", "SG.from-env")
     with pytest.raises(ValueError, match="needs an API key"):
         make_backend("sendgrid", sender="games@ravenpost.test")
+
+
+def test_a_subject_never_carries_a_line_break_into_the_headers():
+    from worker.mail import Email
+    email = Email(to="ada@example.com", subject="Your move\r\nBcc: all@example.com\u202e",
+                  text="t", html="h", key="k")
+    assert email.subject == "Your move Bcc: all@example.com"
+
+
+def test_an_address_with_a_line_break_is_refused_for_good():
+    import pytest
+
+    from worker.mail import Email, MailError
+    with pytest.raises(MailError) as refused:
+        Email(to="ada@example.com\r\nBcc: all@example.com", subject="s", text="t", html="h",
+              key="k")
+    assert not refused.value.transient

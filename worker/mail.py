@@ -22,6 +22,7 @@ import http.client
 import json
 import logging
 import random as _random
+import re
 import sys
 import threading
 import time
@@ -65,9 +66,24 @@ class MailError(Exception):
         self.transient = transient
 
 
+# Characters that must never reach a mail header: controls (CR and LF above all, which
+# would start a header of their own), Unicode line breaks, and bidi overrides.
+_HEADER_BREAKERS = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]+")
+
+
+def header_safe(value: str) -> str:
+    """``value`` with every run of header-breaking characters made one space."""
+    return _HEADER_BREAKERS.sub(" ", value).strip()
+
+
 @dataclass(frozen=True)
 class Email:
-    """One outgoing email: both a plain-text and an HTML part, plus an idempotency key."""
+    """One outgoing email: both a plain-text and an HTML part, plus an idempotency key.
+
+    Names are validated where they come in, but games created before that, and any
+    future path, must still never inject a header: the subject is cleaned, and an
+    address or header value that would need cleaning is refused for good."""
 
     to: str
     subject: str
@@ -75,6 +91,12 @@ class Email:
     html: str
     key: str
     headers: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "subject", header_safe(self.subject))
+        for name, value in [("to", self.to), *self.headers.items()]:
+            if header_safe(value) != value.strip() or header_safe(name) != name:
+                raise MailError(f"refused: a line break or control character in {name!r}")
 
 
 class MailBackend(Protocol):
