@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import os
+import statistics
 import sys
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -15,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from games import registry  # noqa: E402
-from tests.redis_claim import claim_empty_database, release  # noqa: E402
+from tests.redis_claim import claim_on_known_servers, release  # noqa: E402
 
 registry.KINDS.setdefault("test-race", "tests.platform_game:GAME")
 
@@ -26,14 +27,7 @@ def real_redis() -> Iterator[tuple[redis.Redis, str]]:
 
     REDIS_URL's server, else 127.0.0.1:6379, else an embedded redis-server; on a shared
     server only a database that held nothing is used, and only its keys are deleted."""
-    embedded, claim = None, None
-    for url in filter(None, [os.environ.get("REDIS_URL"), "redis://127.0.0.1:6379/0"]):
-        try:
-            claim = claim_empty_database(url)
-        except redis.RedisError:
-            continue
-        if claim:
-            break
+    embedded, claim = None, claim_on_known_servers()
     if claim:
         url = claim[0]
     else:
@@ -48,3 +42,14 @@ def real_redis() -> Iterator[tuple[redis.Redis, str]]:
             release(*claim)
         if embedded:
             embedded.stop()
+
+
+def timed(fn: Callable[[], object], repeat: int) -> float:
+    """The median of ``repeat`` timed calls of ``fn``, after one untimed warm-up call."""
+    fn()
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)

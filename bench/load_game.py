@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
-import time
 
-from common import real_redis
+from common import real_redis, timed
 
 from events.gameplay import GameService
 from events.replay import Replayer
@@ -25,15 +23,6 @@ def play(service: GameService, gid: str, moves: int, seed: int) -> None:
         move = chooser.choice(table.game.legal_moves(table.state, seat))
         event = service.play(gid, seat, move, table.version)
         table = service.replayer.evolve(table, gid, event)
-
-
-def timed(fn, repeat: int) -> float:
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
 
 
 def main() -> None:

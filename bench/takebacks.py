@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
-import time
 
-from common import real_redis
+from common import real_redis, timed
 
 from events.envelope import Event
 from events.gameplay import GameService
@@ -76,16 +74,6 @@ def snapshot_before_tail(service: GameService, game_id: str, tail: int) -> None:
 def load(service: GameService, game_id: str, use_snapshot: bool):
     """Load in a fresh process cache."""
     return lambda: Replayer(service.store).load(game_id, use_snapshot=use_snapshot)
-
-
-def timed(fn, repeat: int) -> float:
-    fn()  # warm up imports and connections
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
 
 
 def main() -> None:

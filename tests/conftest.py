@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import fakeredis
 import pytest
 import redis
@@ -11,7 +9,7 @@ import redis
 from events.gameplay import GameService
 from events.store import EventStore
 from games import registry
-from tests.redis_claim import CLAIM, CLAIM_SECONDS, claim_empty_database, empty_but_claim, release
+from tests.redis_claim import CLAIM, CLAIM_SECONDS, claim_on_known_servers, empty_but_claim, release
 
 registry.KINDS.setdefault("test-race", "tests.platform_game:GAME")
 
@@ -39,14 +37,10 @@ _claimed: list = []  # (url, token) of the database this run claimed
 def real_redis_url(tmp_path_factory) -> str:
     """An empty database of its own on REDIS_URL's server, else on 127.0.0.1:6379,
     else an embedded redis-server started for this run."""
-    for url in filter(None, [os.environ.get("REDIS_URL"), "redis://127.0.0.1:6379/0"]):
-        try:
-            found = claim_empty_database(url)
-        except redis.RedisError:
-            continue
-        if found:
-            _claimed.append(found)
-            return found[0]
+    found = claim_on_known_servers()
+    if found:
+        _claimed.append(found)
+        return found[0]
     from service.redis_setup import EmbeddedRedis
     server = EmbeddedRedis(tmp_path_factory.mktemp("redis")).start()
     _embedded.append(server)
