@@ -60,17 +60,34 @@ def _still_waiting(rt, game_id: str, version: int, seat: int) -> bool:
     return raw is not None and json.loads(raw)["version"] == version
 
 
+def _record_for_turn(rt, game_id: str, version: int, seat: int, type_: str) -> bool:
+    """Append ``type_`` about ``seat``'s turn begun at ``version`` only while that turn is
+    unbroken: decided on one version of the log and appended with it as the expected
+    version, so a move landing in between fails the append and the question is asked
+    again.  False once the turn is over."""
+    for _ in range(5):  # bounded: each retry means the log grew meanwhile
+        current = rt.store.version(game_id)
+        if not rt.games.turn_unchanged(game_id, seat, version, current):
+            return False
+        try:
+            rt.games.record(game_id, type_, {"seat": seat, "turn": version},
+                            expected_version=current)
+            return True
+        except ConflictError:
+            continue
+    raise ConflictError(rt.store.version(game_id))  # RQ retries the job
+
+
 def remind(game_id: str, version: int, seat: int) -> bool:
-    """Before the deadline: if the seat still has not moved, record and send a reminder."""
+    """Before the deadline: if the seat still has not moved, send and record a reminder."""
     rt = runtime()
-    if not _still_waiting(rt, game_id, version, seat):
+    # the read model first (cheap), then the log itself: the projection may lag a move
+    if not _still_waiting(rt, game_id, version, seat) \
+            or not rt.games.turn_unchanged(game_id, seat, version):
         return False
     sent = mail.send_turn(rt, game_id, version, seat, reminder=True)
-    if sent:
-        try:
-            rt.games.record(game_id, ev.REMINDER_SENT, {"seat": seat, "turn": version})
-        except ConflictError:
-            log.info("reminder for %s seat %s not recorded: the game moved on", game_id, seat)
+    if sent and not _record_for_turn(rt, game_id, version, seat, ev.REMINDER_SENT):
+        log.info("reminder for %s seat %s not recorded: the turn is over", game_id, seat)
     return sent
 
 
@@ -83,10 +100,13 @@ def time_out(game_id: str, version: int, seat: int) -> bool:
     marker = key(game_id, f"timedout:{version}:{seat}")
     if rt.redis.set(marker, "1", nx=True, ex=mail.MARKER_SECONDS):
         try:
-            rt.games.record(game_id, ev.TIMED_OUT, {"seat": seat, "turn": version})
+            recorded = _record_for_turn(rt, game_id, version, seat, ev.TIMED_OUT)
         except ConflictError:
             rt.redis.delete(marker)
-            raise  # retried by RQ; the next try sees the new version
+            raise
+        if not recorded:  # the player moved just in time
+            rt.redis.delete(marker)
+            return False
     for other in range(len(rt.games.seats(game_id))):
         mail.send_timed_out(rt, game_id, version, seat, other)
     return True

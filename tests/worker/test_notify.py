@@ -158,6 +158,15 @@ def test_a_missed_deadline_is_recorded_once_and_every_player_told(rt, game):
     assert jobs.time_out(game, 1, 0) is False
 
 
+def test_no_time_out_is_recorded_after_a_move_the_projection_has_not_seen(rt, game):
+    rt.store.put_json(game, "settings", {"deadline_hours": 24})
+    jobs.project(game)
+    rt.games.play(game, 0, {"type": "ante", "amount": 1}, 1)  # not projected yet
+    assert jobs.time_out(game, 1, 0) is False
+    assert jobs.remind(game, 1, 0) is False
+    assert not [e for e in rt.store.read(game) if e.type in ("TimedOut", "ReminderSent")]
+
+
 def test_projection_writes_a_snapshot_every_so_many_events(rt):
     table = rt.games.create("test-race", PLAYERS, {"target": 100_000, "copies": 20})
     gid = table.game_id
