@@ -81,7 +81,7 @@ def _check_epochs(store: EventStore, game_id: str, marks: list[tuple[int, str]],
             continue
         rng = RecordingRandom(seed_for(secret, event.version))
         if event.type == ev.GAME_CREATED:
-            game = _game(event.data["kind"])
+            game = _game(event.data["kind"]).for_rules(event.data["rules_version"])
             game.setup(list(event.data["names"]), copy.deepcopy(event.data["options"]), rng)
         else:
             assert table is not None

@@ -30,10 +30,11 @@ REWOUND = "Rewound"
 FORKED = "Forked"
 ADMIN_NOTE = "AdminNote"
 GAME_ENDED = "GameEnded"
+RULES_MIGRATED = "RulesMigrated"
 
 EVENT_TYPES = {
     GAME_CREATED, MOVE_PLAYED, DEADLINE_SET, REMINDER_SENT, TIMED_OUT, UNDO_REQUESTED,
-    UNDO_ANSWERED, REWOUND, FORKED, ADMIN_NOTE, GAME_ENDED,
+    UNDO_ANSWERED, REWOUND, FORKED, ADMIN_NOTE, GAME_ENDED, RULES_MIGRATED,
 }
 
 # Events that never change what a player sees of the rules' state: a move made while

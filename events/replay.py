@@ -40,7 +40,8 @@ class Table:
 
     @property
     def game(self) -> Game:
-        return registry.get(self.kind)
+        """The rules this table plays: the version it was created under (or migrated to)."""
+        return registry.get(self.kind).for_rules(self.rules_version)
 
     def to_act(self) -> set[int]:
         return set() if self.ended else self.game.to_act(self.state)
@@ -208,7 +209,7 @@ class Replayer:
         :meth:`walk` avoid even that when they fold many events."""
         if event.type == ev.GAME_CREATED:
             data = event.data
-            game = registry.get(data["kind"])
+            game = registry.get(data["kind"]).for_rules(data["rules_version"])
             tape = TapePlayer(event.tape)
             state = game.setup(list(data["names"]), copy.deepcopy(data["options"]), tape)
             tape.finish()
@@ -234,6 +235,9 @@ class Replayer:
         elif event.type == ev.GAME_ENDED:
             table.ended = True
             table.revealed_secrets = [*table.revealed_secrets, event.data["secret"]]
+        elif event.type == ev.RULES_MIGRATED:
+            table.game.migrate(table.state, event.data["to"])
+            table.rules_version = event.data["to"]
         table.version = event.version
         return table
 
@@ -254,7 +258,7 @@ class Replayer:
     def write_snapshot(self, table: Table) -> None:
         """Cache ``table``, tagged with the rules version that folded it."""
         self.store.put_json(table.game_id, "snapshot", {
-            "written_with": table.game.rules_version, "table": table.to_json()})
+            "written_with": registry.get(table.kind).rules_version, "table": table.to_json()})
         self.store.put_json(table.game_id, "snapshot_version", table.version)
 
     def snapshot_version(self, game_id: str) -> int:

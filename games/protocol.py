@@ -14,6 +14,7 @@ scratch equals the live state" is plain ``==``.  Rules:
 
 from __future__ import annotations
 
+import copy
 import json
 from abc import ABC, abstractmethod
 from importlib import resources
@@ -23,6 +24,9 @@ from games.rng import GameRandom
 
 State = dict[str, Any]
 Move = dict[str, Any]
+
+
+_bound: dict[tuple[int, str], Game] = {}  # (game object, version) -> the bound copy
 
 
 class IllegalMove(Exception):
@@ -40,7 +44,38 @@ class Game(ABC):
     name: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
-    rules_version: ClassVar[str] = "1"
+    rules_version: ClassVar[str] = "1"  # the newest; new games are created under it
+    # Every rules version this code still plays, oldest first.  A game folds with the
+    # rules it was created under (recorded in GameCreated) until an admin migrates it, so
+    # a version once shipped stays here: behaviour that changed is chosen by a flag read
+    # where it changed (``self.rules`` or ``state["rules"]``), not by a copied engine.
+    rules_versions: ClassVar[tuple[str, ...]] = ("1",)
+
+    @property
+    def rules(self) -> int:
+        """The rules version this object plays, as a number to compare (``>= 3``)."""
+        return int(self.rules_version)
+
+    def for_rules(self, version: str) -> Game:
+        """This game bound to rules ``version``; KeyError if this code does not play it."""
+        if version == self.rules_version:
+            return self
+        if version not in self.rules_versions:
+            raise KeyError(f"{self.name} has no rules version {version!r} "
+                           f"(this code plays {', '.join(self.rules_versions)})")
+        bound = _bound.get((id(self), version))
+        if bound is None:
+            bound = copy.copy(self)
+            bound.rules_version = version  # type: ignore[misc]
+            _bound[(id(self), version)] = bound
+        return bound
+
+    def migrate(self, state: State, to: str) -> None:
+        """Bring ``state`` (played under this object's rules) to rules ``to`` in place,
+        for an admin's RulesMigrated.  The default keeps the state as it is and notes the
+        version where the engine keeps it."""
+        if "rules" in state:
+            state["rules"] = int(to)
 
     # -- setup -------------------------------------------------------------------------
     def normalize_options(self, options: dict[str, Any], n_players: int) -> dict[str, Any]:

@@ -36,6 +36,7 @@ class Architects(Game):
     # 2: recall only from large locations, the opponent's Black Market Marble, no repeated
     # character boards.  Snapshots folded by older rules are refolded from the events.
     rules_version: ClassVar[str] = "2"
+    rules_versions = ("2",)  # every version this code still plays, oldest first
 
     # -- options -----------------------------------------------------------------------------
     def option_fields(self) -> list[dict[str, Any]]:

@@ -49,6 +49,7 @@ class FeudumGuilds(Game):
     min_players = 2
     max_players = 5
     rules_version = "2"  # 2: one selection move, food/shilling mix, nourish and charter choices
+    rules_versions = ("2",)  # every version this code still plays, oldest first
 
     # -- setup ---------------------------------------------------------------------------
     def normalize_options(self, options: dict[str, Any], n_players: int) -> dict[str, Any]:

@@ -58,6 +58,7 @@ class KingsGuild(Game):
     # Recruiter only in an Expand action; the Auctioneer only on your turn. Snapshots folded
     # by rules 1 are refolded from the events.
     rules_version = "2"
+    rules_versions = ("2",)  # every version this code still plays, oldest first
 
     def option_fields(self) -> list[dict[str, Any]]:
         return [dict(f) for f in OPTION_FIELDS]
