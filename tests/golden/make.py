@@ -1,6 +1,6 @@
 """Record golden logs: whole bot games of every kind under the rules version shipped now.
 
-    python -m tests.golden.make            # writes tests/golden/<kind>-r<version>-<n>p.json
+    python -m tests.golden.make [KIND ...]   # writes tests/golden/<kind>-r<version>-<n>p.json
 
 Each file holds the game's stream entries exactly as stored and the SHA-256 of its final
 state.  They are recorded once per shipped rules version and never rewritten: every later
@@ -65,8 +65,10 @@ def record(kind: str, players: int, options: dict | None, seed: int = 1) -> dict
             "entries": [[entry_id, fields] for entry_id, fields in entries]}
 
 
-def main() -> None:
+def main(only: list[str]) -> None:
     for kind, players, options in GAMES:
+        if only and kind not in only:
+            continue
         game = registry.get(kind)
         path = HERE / f"{kind}-r{game.rules_version}-{players}p.json"
         if path.exists():
@@ -77,4 +79,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+    main(sys.argv[1:])
