@@ -320,6 +320,26 @@ class GameService:
         return any(commitment(bytes.fromhex(s)) == table.commitment
                    for s in table.revealed_secrets)
 
+    def migrate(self, game_id: str, to: str, by: str,
+                expected_version: int | None = None) -> Event:
+        """Append RulesMigrated: from now on the game plays rules ``to`` (the state as it
+        is, brought over by the game's ``migrate``).  See events.refold for what the new
+        rules would have made of the moves so far."""
+        table = self.load(game_id)
+        if expected_version is not None and expected_version != table.version:
+            raise ConflictError(table.version)
+        if table.ended:
+            raise IllegalMove("the game is over")
+        versions = registry.get(table.kind).rules_versions
+        if to not in versions:
+            raise IllegalMove(f"{table.game.name} has no rules version {to!r} "
+                              f"(this code plays {', '.join(versions)})")
+        if to == table.rules_version:
+            raise IllegalMove(f"the game already plays rules {to}")
+        return self.store.append(game_id, table.version, Event(
+            version=table.version + 1, type=ev.RULES_MIGRATED, actor=by,
+            data={"from": table.rules_version, "to": to, "by": by}))
+
     def fork(self, game_id: str, at: int, by: str) -> str:
         """Copy events 1..at into a new game (same hash chain) and append Forked."""
         last = self.store.version(game_id)

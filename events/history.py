@@ -27,6 +27,8 @@ def describe(event: Event, game: Game, names: list[str], seat: int | None) -> st
         return f"Rewound to move {d['to']} by {d['by']}{reason}{epoch}"
     if event.type == ev.FORKED:
         return f"Forked from game {d['from']} at move {d['at']}"
+    if event.type == ev.RULES_MIGRATED:
+        return f"Rules changed from version {d['from']} to {d['to']} by {d['by']}"
     if event.type == ev.ADMIN_NOTE:
         return f"Note: {d['text']}"
     if event.type == ev.REMINDER_SENT:

@@ -40,6 +40,8 @@ from flask import (
 from events import envelope as ev
 from events import history
 from events.audit import audit_tapes
+from events.refold import refold
+from games import registry
 from service import schemas
 from service.api import body
 from service.auth import admin_session, bearer, is_admin_token, require_admin, same_secret
@@ -222,6 +224,26 @@ def admin_rewind(game_id: str):
     return jsonify({"version": event.version}), 201
 
 
+@api_bp.get("/games/<game_id>/refold")
+def admin_refold(game_id: str):
+    """What another rules version would make of the game's moves (changes nothing)."""
+    rules = request.args.get("rules", "")
+    try:
+        report = refold(rt().store, game_id, rules)
+    except KeyError as exc:
+        raise ApiError(400, "bad_request", str(exc.args[0])) from None
+    return jsonify(report.to_json())
+
+
+@api_bp.post("/games/<game_id>/migrate")
+def admin_migrate(game_id: str):
+    data = body(schemas.MigrateIn())
+    event = rt().games.migrate(game_id, data["rules"], "admin",
+                               expected_version=data.get("expected_version"))
+    after_append(game_id, event.version)
+    return jsonify({"version": event.version}), 201
+
+
 @api_bp.post("/games/<game_id>/fork")
 def admin_fork(game_id: str):
     data = body(schemas.ForkIn())
@@ -294,8 +316,18 @@ def replay(game_id: str):
     events = runtime.store.read(game_id)
     ok, count, problem = runtime.games.verify(game_id) if request.args.get("verify") else (
         None, last, "")
+    latest = table if at == last else runtime.games.load(game_id)
+    refold_rules = request.args.get("refold")
+    report = None
+    if refold_rules:
+        try:
+            report = refold(runtime.store, game_id, refold_rules)
+        except KeyError as exc:
+            abort(400, str(exc.args[0]))
     return render_template(
         "admin/game.html", table=table, game=table.game, at=at, last=last, events=events,
+        latest=latest, rules_versions=registry.get(table.kind).rules_versions,
+        refold_rules=refold_rules, refold_report=report,
         view=table.game.view(table.state, None), seat=None, names=table.names,
         seats=runtime.games.seats(game_id), verified=ok, problem=problem,
         lines={e["version"]: e["text"] for e in history.lines(
@@ -308,6 +340,15 @@ def rewind_page(game_id: str):
     if to is None:
         abort(400, "Say which version to rewind to.")
     event = rt().games.rewind(game_id, to, request.form.get("reason", ""), "admin")
+    after_append(game_id, event.version)
+    return redirect(url_for("admin.replay", game_id=game_id))
+
+
+@bp.post("/games/<game_id>/migrate")
+def migrate_page(game_id: str):
+    rules = request.form.get("rules", "")
+    expected = request.form.get("expected_version", type=int)
+    event = rt().games.migrate(game_id, rules, "admin", expected_version=expected)
     after_append(game_id, event.version)
     return redirect(url_for("admin.replay", game_id=game_id))
 

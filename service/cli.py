@@ -419,6 +419,35 @@ def admin_fork(game_id: str, at: int) -> None:
     click.echo(rt.games.fork(game_id, at, "admin"))
 
 
+@admin.command("refold")
+@click.argument("game_id")
+@click.option("--rules", required=True, help="The rules version to replay the moves under.")
+@_friendly
+def admin_refold(game_id: str, rules: str) -> None:
+    """Replay a game's moves under another rules version: the moves that became illegal
+    and how the state differs (changes nothing; `admin migrate` does)."""
+    from events.refold import refold
+    rt = _admin_runtime()
+    try:
+        report = refold(rt.store, game_id, rules)
+    except KeyError as exc:
+        raise click.ClickException(str(exc.args[0])) from None
+    for line in report.lines():
+        click.echo(line)
+
+
+@admin.command("migrate")
+@click.argument("game_id")
+@click.option("--rules", required=True, help="The rules version the game plays from now on.")
+@_friendly
+def admin_migrate(game_id: str, rules: str) -> None:
+    """Append RulesMigrated: the game plays RULES from its next move on."""
+    rt = _admin_runtime()
+    event = rt.games.migrate(game_id, rules, "admin")
+    rt.store.mark_dirty(game_id)
+    click.echo(f"the game plays rules {rules} from version {event.version} on")
+
+
 @main.group()
 def bots() -> None:
     """Random legal-move bots."""

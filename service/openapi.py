@@ -48,7 +48,7 @@ def build() -> dict:
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for name in ("KindOut", "CreateGameIn", "CreatedOut", "GameOut", "MoveIn", "MovedOut",
                  "HistoryOut", "ErrorOut", "RewindIn", "ForkIn", "VerifyOut", "UndoAnswerIn",
-                 "AuditOut", "TokenOut"):
+                 "AuditOut", "TokenOut", "MigrateIn"):
         spec.components.schema(name, schema=getattr(schemas, name))
     sec = [{"bearer": []}]
     spec.path("/api/v1/kinds", operations={"get": {
@@ -107,6 +107,20 @@ def build() -> dict:
         "summary": "Admin: rewind to version N (appends Rewound)", "parameters": [GAME],
         "security": sec, "requestBody": _body("RewindIn"),
         "responses": _responses((201, "Rewound", "MovedOut"), 400, 401, 403, 404, 409, 413,
+                                422)}})
+    spec.path("/api/v1/admin/games/{game_id}/refold", operations={"get": {
+        "summary": "Admin: replay the game's moves under another rules version (changes "
+                   "nothing): the moves that became illegal and how the state differs",
+        "parameters": [GAME, {"name": "rules", "in": "query", "required": True,
+                              "schema": {"type": "string"}}],
+        "security": sec,
+        "responses": {"200": {"description": "Report", **_json({"type": "object"})},
+                      **_errors(400, 401, 403, 404)}}})
+    spec.path("/api/v1/admin/games/{game_id}/migrate", operations={"post": {
+        "summary": "Admin: the game plays another rules version from now on (appends "
+                   "RulesMigrated)", "parameters": [GAME], "security": sec,
+        "requestBody": _body("MigrateIn"),
+        "responses": _responses((201, "Migrated", "MovedOut"), 400, 401, 403, 404, 409, 413,
                                 422)}})
     spec.path("/api/v1/admin/games/{game_id}/fork", operations={"post": {
         "summary": "Admin: copy events 1..at into a new game", "parameters": [GAME],

@@ -170,6 +170,12 @@ class RewindIn(StrictSchema):
     reason = fields.String(load_default="", validate=validate.Length(max=500))
 
 
+class MigrateIn(StrictSchema):
+    rules = fields.String(required=True, validate=validate.Length(min=1, max=20))
+    expected_version = fields.Integer(load_default=None, strict=True,
+                                      validate=validate.Range(min=1, max=2**53))
+
+
 class ForkIn(StrictSchema):
     at = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
 

@@ -86,3 +86,23 @@ def test_an_admin_note_goes_into_every_players_history(client, new_game, rt):
         "Authorization": f"Bearer {tokens[0]}"}, json={"move": {"type": "ante", "amount": 1},
                                                         "expected_version": 1})
     assert reply.status_code == 201
+
+
+def test_the_replay_page_refolds_under_other_rules_and_migrates(client, rt, monkeypatch):
+    from games import registry
+    from tests.events.test_rules_versions import GAME
+    from tests.support import PLAYERS
+    monkeypatch.setattr(registry.get(GAME.kind), "rules_version", "1")
+    gid = rt.games.create(GAME.kind, PLAYERS, {"target": 500}).game_id
+    monkeypatch.undo()
+    rt.games.play(gid, 0, {"type": "ante", "amount": 3}, 1)
+    sign_in(client)
+    page = client.get(f"/admin/games/{gid}?refold=2").get_data(as_text=True)
+    assert "plays rules version <strong>1</strong>" in page
+    assert "move 2 (seat 0) became illegal" in page and "Migrate to rules 2" in page
+    token = csrf(client, f"/admin/games/{gid}?refold=2")
+    client.post(f"/admin/games/{gid}/migrate",
+                data={"csrf_token": token, "rules": "2", "expected_version": 2})
+    assert rt.games.load(gid).rules_version == "2"
+    assert "Rules changed from version 1 to 2 by admin" in client.get(
+        f"/admin/games/{gid}").get_data(as_text=True)
