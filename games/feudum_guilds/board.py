@@ -17,8 +17,21 @@ def seat_count(n_players: int) -> int:
 
 
 def colour_key(colour: int | str) -> str:
-    """The JSON key of an influence-marker colour (a seat number or ``neutral``)."""
+    """The JSON key of an influence-marker colour (a seat number or a dummy colour)."""
     return str(colour)
+
+
+def dummy_colours(n_players: int, rules: int) -> list[str]:
+    """The colours of the dummy Knight rows that bring the board up to 4 colours [A-3].
+
+    Rules 2 gave every dummy row the one neutral colour, so a 2-player board had 4 rows but
+    only 3 colours; from rules 3 each dummy row has a colour of its own (``neutral-1``,
+    ``neutral-2``), as the markers of a player colour nobody plays, 20 of each.
+    """
+    count = max(0, 4 - n_players)
+    if rules < 3:
+        return [NEUTRAL] * count
+    return [f"{NEUTRAL}-{i + 1}" for i in range(count)]
 
 
 def new_player(name: str) -> dict[str, Any]:
@@ -52,8 +65,13 @@ def new_player(name: str) -> dict[str, Any]:
     }
 
 
-def setup_state(players: list[str], options: dict[str, Any], rng: GameRandom) -> State:
-    """The initial state; players then choose their goods and starting pawn in turn order."""
+def setup_state(players: list[str], options: dict[str, Any], rng: GameRandom,
+                rules: int = 2) -> State:
+    """The initial state; players then choose their goods and starting pawn in turn order.
+
+    ``rules`` is the rules version; from 3 on it is kept in the state (``state["rules"]``)
+    for the functions that see only the state, and a rules-2 state stays as it was.
+    """
     n = len(players)
     state: State = {
         "n": n,
@@ -95,9 +113,15 @@ def setup_state(players: list[str], options: dict[str, Any], rng: GameRandom) ->
     per_colour = C["markers_per_colour"]
     for seat in range(n):
         state["marker_supply"][colour_key(seat)] = per_colour - C["start"]["markers"]
-    state["marker_supply"][NEUTRAL] = per_colour
+    dummies = dummy_colours(n, rules)
+    if rules >= 3:
+        state["rules"] = rules
+        for colour in dummies:
+            state["marker_supply"][colour] = per_colour
+    else:
+        state["marker_supply"][NEUTRAL] = per_colour
     # Knight rows: one per player, dummy rows until at least 4 colours are present [A-3].
-    colours: list[int | str] = list(range(n)) + [NEUTRAL] * max(0, 4 - n)
+    colours: list[int | str] = [*range(n), *dummies]
     for colour in colours:
         row = {"colour": colour, "sections": [0, 0, 0]}
         for i, want in enumerate(C["knight_setup"]):

@@ -59,11 +59,26 @@ def dawn(state: State, epoch: int, rng: GameRandom) -> None:
     if epoch == 3:
         replenish(state, rng)
     if famine:
-        for i, token in enumerate(state["chickens"]):
-            if token is not None:
-                state["seal_supply"].insert(0, token)
-                state["chickens"][i] = None
+        famine_returns(state, rng)
         log(state, "famine: the alms leave the chickens")
+
+
+def famine_returns(state: State, rng: GameRandom) -> None:
+    """Famine [A-25]: the alms leave the chickens for the seal supply, red side up.
+
+    Their values were shown on the chickens.  Rules 2 put them under the supply, so once
+    the unseen seals ran out every draw had a value known to all; from rules 3 they are
+    shuffled into the supply (a recorded draw), so a seal's value stays hidden while it is
+    red side up (B11) [A-64].
+    """
+    returned = False
+    for i, token in enumerate(state["chickens"]):
+        if token is not None:
+            state["seal_supply"].insert(0, token)
+            state["chickens"][i] = None
+            returned = True
+    if returned and state.get("rules", 2) >= 3:
+        rng.shuffle(state["seal_supply"])
 
 
 def replenish(state: State, rng: GameRandom) -> None:

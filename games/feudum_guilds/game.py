@@ -17,7 +17,8 @@ from games.feudum_guilds import (  # noqa: F401
     views,
     writs,
 )
-from games.feudum_guilds.board import setup_state
+from games.feudum_guilds.board import colour_key, dummy_colours, setup_state
+from games.feudum_guilds.components import NEUTRAL, C
 from games.feudum_guilds.flow import OPTIONS, RESOLVE
 from games.feudum_guilds.modules import MODULES, hooks, monsters, reeves, vassalage  # noqa: F401
 from games.protocol import Game, IllegalMove, Move, State
@@ -48,8 +49,10 @@ class FeudumGuilds(Game):
     name = "Feudum: the guild economy"
     min_players = 2
     max_players = 5
-    rules_version = "2"  # 2: one selection move, food/shilling mix, nourish and charter choices
-    rules_versions = ("2",)  # every version this code still plays, oldest first
+    # 2: one selection move, food/shilling mix, nourish and charter choices;
+    # 3: dummy Knight rows of distinct colours, famine shuffles the alms into the seal supply
+    rules_version = "3"
+    rules_versions = ("2", "3")  # every version this code still plays, oldest first
 
     # -- setup ---------------------------------------------------------------------------
     def normalize_options(self, options: dict[str, Any], n_players: int) -> dict[str, Any]:
@@ -72,9 +75,34 @@ class FeudumGuilds(Game):
 
     def setup(self, players: list[str], options: dict[str, Any], rng: GameRandom) -> State:
         opts = self.normalize_options(dict(options), len(players))
-        state = setup_state(list(players), opts, rng)
+        state = setup_state(list(players), opts, rng, rules=self.rules)
         rounds.advance(state, rng)
         return state
+
+    def migrate(self, state: State, to: str) -> None:
+        """Bring a state to rules ``to``: the rules number the state keeps (from 3 on) and
+        the dummy Knight rows' colours (one each from 3 on, the one neutral before) [A-3].
+        Markers stay where they are; each dummy colour's supply is what its rows leave of
+        its 20 markers.  Famine needs nothing: it reads the number when it happens."""
+        rules = int(to)
+        if rules >= 3:
+            state["rules"] = rules
+        else:
+            state.pop("rules", None)
+        rows = [r for r in state["knight_rows"] if not isinstance(r["colour"], int)]
+        supply = state["marker_supply"]
+        for row in rows:
+            supply.pop(colour_key(row["colour"]), None)
+        supply.pop(NEUTRAL, None)
+        colours = dummy_colours(state["n"], rules)
+        for row, colour in zip(rows, colours, strict=True):
+            row["colour"] = colour
+        per_colour = C["markers_per_colour"]
+        if rules < 3:
+            supply[NEUTRAL] = per_colour  # rules 2 keep it even with no dummy row
+        for colour in dict.fromkeys(colours):
+            on_board = sum(sum(r["sections"]) for r in rows if r["colour"] == colour)
+            supply[colour] = per_colour - on_board
 
     # -- play ----------------------------------------------------------------------------
     def legal_moves(self, state: State, seat: int) -> list[Move]:

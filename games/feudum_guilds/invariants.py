@@ -81,6 +81,17 @@ def check(state: State) -> None:
         total += sum(1 for owner in state["monsters"].values() if owner == seat)
         assert total == C["markers_per_colour"], f"markers of seat {seat} not conserved"
         assert state["marker_supply"][key] >= 0
+    # dummy colours conserved too; from rules 3 every Knight row has a colour of its own
+    seat_keys = {colour_key(seat) for seat in range(state["n"])}
+    for key, left in state["marker_supply"].items():
+        if key not in seat_keys:
+            on_board = sum(sum(r["sections"]) for r in state["knight_rows"]
+                           if colour_key(r["colour"]) == key)
+            assert left >= 0 and left + on_board == C["markers_per_colour"], (
+                f"markers of colour {key} not conserved")
+    if state.get("rules", 2) >= 3:
+        colours = [colour_key(r["colour"]) for r in state["knight_rows"]]
+        assert len(set(colours)) == len(colours) >= 4, "Knight rows share a colour"
     # seats: each player at most once per guild
     for g in state["guilds"].values():
         seated = [s for s in g["seats"] if s is not None]

@@ -26,8 +26,9 @@ def _name(state: State, seat: int | None) -> str:
 
 
 def colour_name(state: State, colour: int | str) -> str:
-    """The owner of a Knight row (a player's name, or ``neutral``)."""
-    return state["ps"][colour]["name"] if isinstance(colour, int) else "neutral"
+    """The owner of a Knight row: a player's name, or a dummy colour (``neutral``, and from
+    rules 3 ``neutral 1`` / ``neutral 2``)."""
+    return state["ps"][colour]["name"] if isinstance(colour, int) else colour.replace("-", " ")
 
 
 def writ_card(wid: str) -> dict[str, Any]:

@@ -17,13 +17,16 @@ from games.rng import RecordingRandom
 class Table:
     """A game state plus helpers to arrange positions directly (the state is plain data)."""
 
-    def __init__(self, n: int = 3, seed: int = 7, **options) -> None:
+    def __init__(self, n: int = 3, seed: int = 7, rules: str | None = None, **options) -> None:
+        """A table of ``n`` players under rules version ``rules`` (default: the newest)."""
+        self.game = GAME.for_rules(rules) if rules else GAME
         self.rng = RecordingRandom(seed)
-        opts = GAME.normalize_options(options, n)
-        self.state = GAME.setup([f"P{i}" for i in range(n)], opts, self.rng)
+        opts = self.game.normalize_options(options, n)
+        self.state = self.game.setup([f"P{i}" for i in range(n)], opts, self.rng)
         while self.state["phase"] == "setup":
-            seat = next(iter(GAME.to_act(self.state)))
-            GAME.apply(self.state, seat, GAME.legal_moves(self.state, seat)[0], self.rng)
+            seat = next(iter(self.game.to_act(self.state)))
+            self.game.apply(self.state, seat, self.game.legal_moves(self.state, seat)[0],
+                            self.rng)
         self.blank()
 
     # -- arranging --------------------------------------------------------------------------
@@ -144,18 +147,18 @@ class Table:
 
     # -- acting -----------------------------------------------------------------------------
     def do(self, seat: int, move: dict) -> None:
-        GAME.apply(self.state, seat, move, self.rng)
+        self.game.apply(self.state, seat, move, self.rng)
 
     def decide(self, seat: int, move: dict) -> tuple[str | None, list[int]]:
         """Play ``move`` as the platform decides it: why it cannot be taken back, and its tape
         (a non-empty tape means it drew randomness, which is never taken back either)."""
         before = copy.deepcopy(self.state)
         rng = RecordingRandom(len(self.rng.tape) + 1)
-        GAME.apply(self.state, seat, move, rng)
-        return GAME.reveals(before, self.state, seat, move), rng.tape
+        self.game.apply(self.state, seat, move, rng)
+        return self.game.reveals(before, self.state, seat, move), rng.tape
 
     def moves(self, seat: int) -> list[dict]:
-        return GAME.legal_moves(self.state, seat)
+        return self.game.legal_moves(self.state, seat)
 
     def top(self) -> dict:
         return self.state["stack"][-1]
@@ -168,7 +171,7 @@ class Table:
         return err.value.reason
 
     def check(self) -> None:
-        GAME.check_invariants(self.state)
+        self.game.check_invariants(self.state)
 
 
 @pytest.fixture

@@ -21,7 +21,9 @@ def test_assumption_A_11_concrete_setup_fill(table):
 
 
 def test_assumption_A_3_dummy_rows_until_four_colours(table):
-    assert [r["colour"] for r in table(2).state["knight_rows"]] == [0, 1, "neutral", "neutral"]
+    assert [r["colour"] for r in table(2).state["knight_rows"]] == [0, 1, "neutral-1",
+                                                                    "neutral-2"]
+    assert [r["colour"] for r in table(3).state["knight_rows"]] == [0, 1, 2, "neutral-1"]
     assert [r["colour"] for r in table(5).state["knight_rows"]] == [0, 1, 2, 3, 4]
 
 
