@@ -5,7 +5,8 @@ limits: the opponent never pays goods or cards for the Cathedral and may always 
 it or visit the Black Market whatever its Virtue; its Guildhall workers score instead of
 Buildings; it sells captured Workers for 1 Marble in all; of all goods it collects only
 Marble (the Marble shown at Black Market space A or C), which counts only for scoring.
-Its "Stash" gates Guildhall building.
+Its "Stash" gates Guildhall building.  Under rules 3 its Tax Stand step leaves the Silver
+on the stand (rules 2 emptied it into the Stash).
 """
 
 from __future__ import annotations
@@ -177,8 +178,11 @@ def _act(state: State, b: int, step: str) -> None:
         if state["prison"][b] >= 3:
             captures.release_prison(state, b)
     elif loc == "tax_stand":
-        auto["stash"] += state["tax"] // 2
-        state["tax"] = 0
+        if state.get("rules", 2) < 3:
+            auto["stash"] += state["tax"] // 2
+            state["tax"] = 0
+        # Rules 3: it "doesn't collect/use Silver" (rulebook, Solo Play), so the Tax stays
+        # on the stand; its Worker is there and stealing still costs it 2 Virtue.
         virtue.change(state, b, -2)
 
 

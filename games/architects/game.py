@@ -35,14 +35,21 @@ class Architects(Game):
     max_players: ClassVar[int] = 5
     # 2: recall only from large locations, the opponent's Black Market Marble, no repeated
     # character boards.  Snapshots folded by older rules are refolded from the events.
-    rules_version: ClassVar[str] = "2"
-    rules_versions = ("2",)  # every version this code still plays, oldest first
+    # 3: Variable Setup deals the rulebook's five boards (the other five only with
+    # ``extra_characters``); the opponent's Tax Stand leaves the Silver (RULES.md).
+    rules_version: ClassVar[str] = "3"
+    rules_versions = ("2", "3")  # every version this code still plays, oldest first
 
     # -- options -----------------------------------------------------------------------------
     def option_fields(self) -> list[dict[str, Any]]:
+        extra = [{"name": "extra_characters",
+                  "label": "Variable Setup: also deal the 5 characters NOT in the rulebook "
+                           "(Lothaire, Hugo, Clovis, Fara, Bertha)",
+                  "type": "bool", "default": False}] if self.rules >= 3 else []
         return [
             {"name": "variable_setup", "label": "Variable Setup (character boards)",
              "type": "bool", "default": False},
+            *extra,
             {"name": "promos", "label": "Add the promo Buildings and Apprentices",
              "type": "bool", "default": False},
             {"name": "bot_opponent", "label": "2 players plus the Byzantine opponent",
@@ -55,15 +62,21 @@ class Architects(Game):
         if not self.min_players <= n_players <= self.max_players:
             raise IllegalMove(f"{self.name} needs 1 to 5 players")
         known = {"variable_setup", "promos", "bot_opponent", "solo_level", "characters"}
+        flags = ["variable_setup", "promos", "bot_opponent"]
+        if self.rules >= 3:  # rules 2 states keep their options byte for byte
+            known.add("extra_characters")
+            flags.append("extra_characters")
         unknown = set(options) - known
         if unknown:
             raise IllegalMove(f"unknown options: {sorted(unknown)}")
         out: dict[str, Any] = {}
-        for key in ("variable_setup", "promos", "bot_opponent"):
+        for key in flags:
             value = options.get(key, False)
             if not isinstance(value, bool):
                 raise IllegalMove(f"option {key} must be true or false")
             out[key] = value
+        if out.get("extra_characters") and not out["variable_setup"]:
+            raise IllegalMove("the characters not in the rulebook need Variable Setup")
         if out["bot_opponent"] and n_players != 2:
             raise IllegalMove("the bot-opponent variant is for exactly 2 players")
         level = options.get("solo_level", "constantine")
@@ -76,13 +89,29 @@ class Architects(Game):
                     any(c not in cards.characters() for c in chars) or \
                     len(set(chars)) != len(chars) or len(chars) > n_players:
                 raise IllegalMove("characters must be distinct character names")
+            if self.rules >= 3:
+                allowed = opening.characters_in_play(out)
+                if any(c not in allowed for c in chars):
+                    raise IllegalMove("characters must be the rulebook's Ada, Caroline, "
+                                      "Frederick, Rudolf or Therese (the others need the "
+                                      "extra_characters option)")
+                if len({cards.characters()[c]["colour"] for c in chars}) != len(chars):
+                    raise IllegalMove("characters must be on boards of different colours")
             out["characters"] = list(chars)
         return out
 
     # -- protocol ----------------------------------------------------------------------------
     def setup(self, players: list[str], options: dict[str, Any], rng: GameRandom) -> State:
         opts = self.normalize_options(dict(options), len(players))
-        return opening.setup(players, opts, rng)
+        return opening.setup(players, opts, rng, self.rules)
+
+    def migrate(self, state: State, to: str) -> None:
+        """The Tax Stand of rules 3 is read from ``state["rules"]``, so a migrated game
+        notes its version there; setup differences do not matter once a game has begun."""
+        if int(to) >= 3:
+            state["rules"] = int(to)
+        else:
+            state.pop("rules", None)
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         if not isinstance(seat, int) or isinstance(seat, bool):
@@ -149,6 +178,7 @@ class Architects(Game):
             last = auto["last"]
             auto["last_name"] = None if last is None else automaton.scheme_name(last)
         v["market"] = {"A": black_market.offer(state, 0), "C": black_market.offer(state, 2)}
+        v["outcome"] = self.outcome(state)
         v["seat"] = seat
         return v
 
@@ -156,21 +186,26 @@ class Architects(Game):
         return presentation.describe(event, seat)
 
     def outcome(self, state: State) -> dict[str, Any] | None:
+        """The result, the Byzantine opponent ranked among the players: its entry in
+        ``scores``, ``ranking``, ``places`` and ``names`` is its index (after the seats),
+        and ``winner`` says who won in a sentence."""
         if state["phase"] != "over":
             return None
         res = state["result"]
-        n = state["n"]
-        seats = [q for q in res["order"] if q < n]
+        players = state["players"]
         out: dict[str, Any] = {
-            "scores": res["totals"][:n],
-            "ranking": seats,
-            "places": [res["places"][str(q)] for q in range(n)],
-            "lines": res["lines"][:n],
+            "scores": res["totals"],
+            "ranking": res["order"],
+            "places": [res["places"][str(q)] for q in range(len(players))],
+            "names": [pl["name"] for pl in players],
+            "winners": presentation.winners(state),
+            "winner": presentation.result_line(state),
+            "lines": res["lines"],
             "tie_break": "most Virtue, then most Silver; still tied: shared victory",
         }
         if state["automaton"] is not None:
             b = state["automaton"]["index"]
-            out["automaton"] = {"name": state["players"][b]["name"],
+            out["automaton"] = {"index": b, "name": players[b]["name"],
                                 "score": res["totals"][b], "lines": res["lines"][b],
                                 "place": res["places"][str(b)]}
         return out

@@ -21,8 +21,17 @@ def _player(name: str, seat: int | None, colour: str, total: int) -> dict[str, A
             "cathedral": 0}
 
 
-def setup(players: list[str], options: dict[str, Any], rng: GameRandom) -> State:
-    """The state after setup; the game opens with the Building draft."""
+def characters_in_play(options: dict[str, Any]) -> list[str]:
+    """Rules 3: the rulebook's five character boards, or all ten with ``extra_characters``
+    (Lothaire, Hugo, Clovis, Fara and Bertha are not in the rulebook: notes section 5)."""
+    return sorted(name for name, c in cards.characters().items()
+                  if c["base_box"] or options.get("extra_characters"))
+
+
+def setup(players: list[str], options: dict[str, Any], rng: GameRandom,
+          rules: int = 2) -> State:
+    """The state after setup under rules version ``rules``; the game opens with the
+    Building draft."""
     n = len(players)
     with_bot = n == 1 or options.get("bot_opponent", False)
     total = n + (1 if with_bot else 0)
@@ -52,25 +61,30 @@ def setup(players: list[str], options: dict[str, Any], rng: GameRandom) -> State
         "pending": None, "reset_due": False, "final_turns": None, "turns": 0,
         "turn_limit": 1000 * total, "resets": 0, "result": None,
     }
+    if rules >= 3:  # only then, so that a rules 2 state stays byte for byte as it was
+        state["rules"] = rules
     for row in range(2):
         workshop.refill(state, row)
     if with_bot:
         state["automaton"] = automaton.new(options.get("solo_level", "constantine"), n, rng)
     # Characters (Variable Setup) and the first player.
     if options.get("variable_setup"):
-        chosen = options.get("characters") or []
-        taken = set(chosen[:n])
-        for i in range(n):
-            if i < len(chosen):
-                name = chosen[i]
-            else:
-                # One of the two boards of this seat's colour; never a board already taken.
-                free = sorted(c["name"] for c in cards.characters().values()
-                              if c["name"] not in taken)
-                pair = [c for c in free if cards.characters()[c]["colour"] == COLOURS[i]]
-                name = rng.choice(pair or free)
-                taken.add(name)
-            apply_character(state, i, name)
+        if rules >= 3:
+            deal_boards(state, options, rng)
+        else:
+            chosen = options.get("characters") or []
+            taken = set(chosen[:n])
+            for i in range(n):
+                if i < len(chosen):
+                    name = chosen[i]
+                else:
+                    # One of the two boards of this seat's colour; never one already taken.
+                    free = sorted(c["name"] for c in cards.characters().values()
+                                  if c["name"] not in taken)
+                    pair = [c for c in free if cards.characters()[c]["colour"] == COLOURS[i]]
+                    name = rng.choice(pair or free)
+                    taken.add(name)
+                apply_character(state, i, name)
         top = max(pl["virtue"] for pl in people[:n])
         start = rng.choice([i for i in range(n) if people[i]["virtue"] == top])
     else:
@@ -85,6 +99,21 @@ def setup(players: list[str], options: dict[str, Any], rng: GameRandom) -> State
     del state["deck"][:hand * n]
     state["draft"] = {"round": 0, "pools": pools, "picked": [False] * n}
     return state
+
+
+def deal_boards(state: State, options: dict[str, Any], rng: GameRandom) -> None:
+    """Rules 3 Variable Setup: each player takes one of the boards in play, side 2 up
+    (the ones named in ``characters`` first, the rest at random), and plays its colour.
+    A board has one colour, so no colour is dealt twice."""
+    chosen = list(options.get("characters") or [])
+    colour = {name: c["colour"] for name, c in cards.characters().items()}
+    for i in range(state["n"]):
+        if i >= len(chosen):
+            used = {colour[c] for c in chosen}
+            chosen.append(rng.choice([c for c in characters_in_play(options)
+                                      if colour[c] not in used]))
+        state["players"][i]["colour"] = colour[chosen[i]]
+        apply_character(state, i, chosen[i])
 
 
 def apply_character(state: State, p: int, name: str) -> None:

@@ -123,6 +123,26 @@ def describe(event: dict[str, Any], seat: int | None) -> str:
     return f"{name}: {label(None, move, hidden=hidden)}"
 
 
+def winners(state: State) -> list[int]:
+    """Everyone in first place at the end, the Byzantine opponent included."""
+    places = state["result"]["places"]
+    return [q for q in range(len(state["players"])) if places[str(q)] == 1]
+
+
+def result_line(state: State) -> str:
+    """Who won, in one sentence: 'Constantine (the Byzantine opponent) wins with 26 VP.'"""
+    def who(q: int) -> str:
+        pl = state["players"][q]
+        return f"{pl['name']} (the Byzantine opponent)" if pl["bot"] else pl["name"]
+
+    top = winners(state)
+    score = state["result"]["totals"][top[0]]
+    if len(top) == 1:
+        return f"{who(top[0])} wins with {score} VP."
+    names = [who(q) for q in top]
+    return f"Shared victory: {', '.join(names[:-1])} and {names[-1]}, {score} VP each."
+
+
 def summary(state: State, seat: int | None) -> str:
     """A few plain-text lines for emails."""
     lines = []
@@ -136,8 +156,10 @@ def summary(state: State, seat: int | None) -> str:
             lines.append("Final round!")
     else:
         res = state["result"]
-        lines.append("Game over: " + ", ".join(
-            f"{state['players'][q]['name']} {res['totals'][q]} VP" for q in res["order"]))
+        lines.append("Game over. " + result_line(state))
+        lines.append("Final scores: " + ", ".join(
+            f"{res['places'][str(q)]}. {state['players'][q]['name']} {res['totals'][q]} VP"
+            for q in res["order"]))
     for q, pl in enumerate(state["players"]):
         lines.append(
             f"{pl['name']} ({pl['colour']}): virtue {pl['virtue']}, silver {pl['silver']}, "

@@ -7,18 +7,20 @@ from typing import Any
 import pytest
 
 from games.architects import GAME
+from games.protocol import Game
 from games.rng import RecordingRandom
 
 
 class Table:
     """A game in its play phase with shortcuts to set it up and play moves."""
 
-    def __init__(self, n: int = 2, seed: int = 1, **options: Any) -> None:
-        opts = GAME.normalize_options(options, n)
-        self.state = GAME.setup([f"P{i}" for i in range(n)], opts, RecordingRandom(seed))
+    def __init__(self, n: int = 2, seed: int = 1, game: Game = GAME, **options: Any) -> None:
+        self.game = game  # GAME.for_rules("2") plays an older rules version
+        opts = game.normalize_options(options, n)
+        self.state = game.setup([f"P{i}" for i in range(n)], opts, RecordingRandom(seed))
         while self.state["phase"] == "draft":
-            for seat in sorted(GAME.to_act(self.state)):
-                self.play(seat, GAME.legal_moves(self.state, seat)[0])
+            for seat in sorted(game.to_act(self.state)):
+                self.play(seat, game.legal_moves(self.state, seat)[0])
         self.seed = seed
 
     def turn_to(self, p: int) -> None:
@@ -35,10 +37,10 @@ class Table:
             self.player(p)[k] = v
 
     def play(self, seat: int, move: dict[str, Any], seed: int = 7) -> None:
-        GAME.apply(self.state, seat, move, RecordingRandom(seed))
+        self.game.apply(self.state, seat, move, RecordingRandom(seed))
 
     def moves(self, seat: int) -> list[dict[str, Any]]:
-        return GAME.legal_moves(self.state, seat)
+        return self.game.legal_moves(self.state, seat)
 
     def place(self, p: int, location: str, **extra: Any) -> None:
         self.turn_to(p)

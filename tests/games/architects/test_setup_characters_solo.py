@@ -54,7 +54,8 @@ def test_setup_promos_off_by_default(make_table):
 
 # -- characters -----------------------------------------------------------------------------
 def char_table(make_table, name):
-    return make_table(2, variable_setup=True, characters=[name])
+    extra = not cards.characters()[name]["base_box"]  # not in the rulebook: an option
+    return make_table(2, variable_setup=True, characters=[name], extra_characters=extra)
 
 
 @pytest.mark.parametrize("name", sorted(cards.characters()))
@@ -310,7 +311,8 @@ def test_character_hugo_without_two_silver_takes_the_debt(make_table):
 
 
 def test_character_variable_setup_no_silver_by_turn_order(make_table):
-    t = make_table(3, variable_setup=True, characters=["Frederick", "Rudolf", "Clovis"])
+    t = make_table(3, variable_setup=True, characters=["Frederick", "Rudolf", "Clovis"],
+                   extra_characters=True)
     assert [pl["silver"] for pl in t.state["players"]] == [4, 3, 1]
     assert t.state["order"][0] == 2  # Clovis has the most Virtue (10)
 
@@ -390,8 +392,11 @@ def test_hidden_move_label_never_names_another_seats_secret_card(make_table):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_character_each_board_used_once(make_table, seed):
-    """A named character is never dealt again to another seat (Hugo is a green board)."""
-    t = make_table(3, seed=seed, variable_setup=True, characters=["Hugo"])
+    """A named character is never dealt again to another seat (Hugo is a green board).
+
+    Rules 2 (each seat one of its colour's two boards); rules 3: test_rules_v3.py."""
+    t = make_table(3, seed=seed, game=GAME.for_rules("2"), variable_setup=True,
+                   characters=["Hugo"])
     names = [pl["character"] for pl in t.state["players"]]
     assert names[0] == "Hugo" and len(set(names)) == 3
     assert names[1] == "Caroline"  # seat 1 is green: the other green board
