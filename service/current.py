@@ -15,6 +15,6 @@ def after_append(game_id: str, version: int) -> None:
     """Hand the new event to the worker (the sweep catches it if this fails)."""
     from worker import jobs
     try:
-        rt().enqueuer.enqueue(jobs.project, game_id, job_id=f"project:{game_id}:{version}")
+        jobs.request_projection(rt().enqueuer, game_id, version)
     except Exception:  # the move is safe in the stream; the sweep will project it
         current_app.logger.exception("could not enqueue projection of %s", game_id)

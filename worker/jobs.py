@@ -1,8 +1,12 @@
 """RQ jobs: plain functions with plain arguments; each reloads what it needs.
 
-Job ids are deterministic (``project:<game>:<version>``, ``notify:<game>:<version>:<seat>``,
+Job ids are deterministic (``project:<game>``, ``notify:<game>:<version>:<seat>``,
 ``sweep``...), and every job is idempotent, so a crash, a retry or a duplicate enqueue
 never sends a second email or corrupts a read model.
+
+Projection is coalesced: one ``project:<game>`` job folds everything new in the game's
+log, so however many moves land while it waits, a game has at most one waiting
+projection job (see :func:`request_projection`).
 
 The sweep is not a chain of jobs each scheduling the next (one lost link would end it):
 every worker, on each of its maintenance ticks (:mod:`worker.process`), calls
@@ -38,6 +42,18 @@ SWEEP_LAST = "rp:sweep:last"  # unix time the last sweep ended
 def project(game_id: str) -> int:
     """Fold new events of one game into its read models and enqueue its emails."""
     return len(project_game(runtime(), game_id))
+
+
+def request_projection(enqueuer, game_id: str, version: int) -> None:
+    """Ask for the projection of ``game_id`` after its event ``version`` was appended.
+
+    A waiting ``project:<game>`` job will fold that event, so nothing is added; while
+    one runs, ``project:<game>:<version>`` is enqueued, which projects whatever that
+    run left (or finds the game's projection lease held, in which case the holder
+    checks the log again once it lets go: see :func:`worker.projection.project_game`).
+    """
+    enqueuer.enqueue_coalesced(project, game_id, job_id=f"project:{game_id}",
+                               busy_id=f"project:{game_id}:{version}")
 
 
 def notify(game_id: str, version: int, seat: int) -> bool:

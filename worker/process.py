@@ -23,6 +23,17 @@ it stops for any reason but SIGTERM/SIGINT.
 After a crash of a whole worker (every process, kill -9) the sweep is back within
 ``SWEEP_EVERY + TICK_SECONDS`` and the scheduler (reminders, time-outs) within
 ``STALE_LOCK_SECONDS + TICK_SECONDS`` of the restart.
+
+Jobs run in the worker process itself (RQ's :class:`~rq.SimpleWorker`), not in a fork
+per job: a fork cost ~11 ms and threw away what a job leaves warm for the next one (the
+Redis connections, the compiled email templates, the Replayer's cache of the last
+tables).  That is safe here because jobs keep no state of their own: each one reloads
+what it needs through the process's :class:`~worker.runtime.Runtime`, whose caches are
+bounded (the Replayer's LRU of JSON tables, Jinja's template cache), and nothing a job
+gets is shared mutable state (cached tables are kept as JSON and decoded per load).  A
+job that hangs still times out: RQ's death penalty is SIGALRM in this same process.
+``RAVENPOST_WORKER_CLASS=forking`` brings back RQ's forking worker (the benchmark's
+reference, and a way out should a job ever leak).
 """
 
 from __future__ import annotations
@@ -34,7 +45,7 @@ import time
 import uuid
 
 import redis
-from rq import Queue, Worker
+from rq import Queue, SimpleWorker, Worker
 from rq.defaults import DEFAULT_LOGGING_DATE_FORMAT, DEFAULT_LOGGING_FORMAT
 from rq.scheduler import RQScheduler
 from rq.scripts import release_lock
@@ -78,8 +89,9 @@ class RavenpostScheduler(RQScheduler):
                 wait = min(wait * 2, MAX_RECONNECT_WAIT)
 
 
-class RavenpostWorker(Worker):
-    """RQ's forking worker with a short maintenance tick (see the module docstring)."""
+class _Recovering:
+    """A short maintenance tick and scheduler recovery, for either of RQ's worker
+    classes (see the module docstring)."""
 
     # Documented class attributes: reconnect to Redis with backoff capped at a few
     # seconds (RQ's default cap is a minute) while waiting for jobs.
@@ -141,6 +153,27 @@ class RavenpostWorker(Worker):
             scheduler.acquire_locks(auto_start=True)
 
 
+class RavenpostWorker(_Recovering, SimpleWorker):
+    """Runs each job in this process (no fork), recovering as the module says."""
+
+
+class ForkingRavenpostWorker(_Recovering, Worker):
+    """RQ's forking worker (a fork per job), recovering the same way."""
+
+
+WORKER_CLASSES = {"simple": RavenpostWorker, "forking": ForkingRavenpostWorker}
+
+
+def worker_class() -> type:
+    """The worker class ``RAVENPOST_WORKER_CLASS`` names (default ``simple``)."""
+    name = os.environ.get("RAVENPOST_WORKER_CLASS") or "simple"
+    try:
+        return WORKER_CLASSES[name]
+    except KeyError:
+        raise ValueError(f"RAVENPOST_WORKER_CLASS must be one of {sorted(WORKER_CLASSES)}, "
+                         f"not {name!r}") from None
+
+
 def free_stale_scheduler_lock(connection: redis.Redis, queue_name: str,
                               own_name: str | None = None) -> bool:
     """Delete the scheduler lock of ``queue_name`` if its holder stopped renewing it.
@@ -168,8 +201,9 @@ def free_stale_scheduler_lock(connection: redis.Redis, queue_name: str,
 def make_worker(rq_redis: redis.Redis, queue_name: str, tick=None,
                 scheduler_name: str | None = None) -> RavenpostWorker:
     """A worker on ``queue_name``; ``tick()`` runs at every maintenance tick."""
-    return RavenpostWorker([Queue(queue_name, connection=rq_redis)], connection=rq_redis,
-                           tick=tick, scheduler_name=scheduler_name)
+    return worker_class()([Queue(queue_name, connection=rq_redis)], connection=rq_redis,
+                          tick=tick, scheduler_name=scheduler_name,
+                          log_job_description=False)
 
 
 def run(rq_redis: redis.Redis, queue_name: str, tick=None, burst: bool = False) -> None:

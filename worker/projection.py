@@ -66,18 +66,34 @@ def summary_of(table: Table) -> dict[str, Any]:
     }
 
 
+MAX_ROUNDS = 100  # a game that keeps moving this long is left to the next job or sweep
+
+
 def project_game(rt: Runtime, game_id: str) -> list[Notice]:
-    """Bring the read models of one game up to its stream; return the notices due."""
-    with lease(rt.redis, key(game_id, "projecting"), LOCK_SECONDS) as held:
-        if not held:
-            return []  # another worker is on it; the sweep catches anything left over
-        notices: list[Notice] = []
-        while True:
-            batch = _project_once(rt, game_id)
-            notices += batch
-            if rt.store.version(game_id) <= int(rt.redis.get(key(game_id, "projected")) or 0):
-                break
-        return notices
+    """Bring the read models of one game up to its stream; return the notices due.
+
+    Whoever holds the game's projection lease folds everything new, and after letting
+    it go looks at the log once more, folding again if an event landed meanwhile.  So a
+    job that finds the lease taken may simply stop: its event was appended before it
+    tried, hence before the holder's last look, which comes after the holder lets go.
+    """
+    notices: list[Notice] = []
+    for _ in range(MAX_ROUNDS):
+        with lease(rt.redis, key(game_id, "projecting"), LOCK_SECONDS) as held:
+            if not held:
+                return notices  # the holder looks again after it lets go
+            while True:
+                notices += _project_once(rt, game_id)
+                if not _lags(rt, game_id):
+                    break
+        if not _lags(rt, game_id):
+            break
+    return notices
+
+
+def _lags(rt: Runtime, game_id: str) -> bool:
+    """Whether the game's log holds events its read models do not reflect yet."""
+    return rt.store.version(game_id) > int(rt.redis.get(key(game_id, "projected")) or 0)
 
 
 def _project_once(rt: Runtime, game_id: str) -> list[Notice]:

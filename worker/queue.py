@@ -15,6 +15,7 @@ QUEUE_NAME = "ravenpost"
 # looks into it (``rq info``, the failed-job registry), then goes.
 RESULT_TTL = 0
 FAILURE_TTL = 7 * 24 * 3600
+WAITING = ("queued", "scheduled", "deferred")  # RQ statuses of a job that has not started
 
 
 class Enqueuer:
@@ -46,14 +47,41 @@ class Enqueuer:
                 set_runtime(self._inline)
                 func(*args)
             return
-        from rq.exceptions import InvalidJobOperation, NoSuchJobError
-        from rq.job import Job, JobStatus
-        try:
-            status = Job.fetch(job_id, connection=self._rq_redis).get_status(refresh=True)
-        except (NoSuchJobError, InvalidJobOperation):  # never enqueued, or done and deleted
-            status = None
-        if status in (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED):
+        if self.status(job_id) in WAITING:
             return  # the same work is already waiting
+        self._put(func, args, job_id, delay)
+
+    def enqueue_coalesced(self, func: Callable[..., Any], *args: Any, job_id: str,
+                          busy_id: str) -> None:
+        """Enqueue ``func(*args)`` under ``job_id`` unless that job is already waiting.
+
+        For jobs that do everything outstanding when they run (a projection folds every
+        new event): a waiting one will see what the caller just wrote, so nothing is
+        added.  While ``job_id`` runs, it may already have looked, and RQ deletes a
+        finished job's record, taking with it any new job of the same id enqueued
+        meanwhile; so the work goes under ``busy_id`` then (a distinct id, e.g. with the
+        version, so that no finishing job can take it with it).
+        """
+        if self.queue is None:
+            self.enqueue(func, *args, job_id=job_id)
+            return
+        job_id = job_id.replace(":", "-")
+        status = self.status(job_id)
+        if status in WAITING:
+            return
+        if status == "started":
+            self.enqueue(func, *args, job_id=busy_id)
+            return
+        self._put(func, args, job_id, None)
+
+    def status(self, job_id: str) -> str | None:
+        """The RQ status of job ``job_id`` (None: never enqueued, or done and deleted)."""
+        from rq.job import Job
+        status = self._rq_redis.hget(Job.key_for(job_id), "status")
+        return status.decode() if isinstance(status, bytes) else status
+
+    def _put(self, func: Callable[..., Any], args: tuple, job_id: str,
+             delay: timedelta | None) -> None:
         options = {"job_id": job_id, "result_ttl": RESULT_TTL, "failure_ttl": FAILURE_TTL}
         if delay is None:
             self.queue.enqueue(func, *args, **options)

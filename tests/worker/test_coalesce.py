@@ -1,0 +1,126 @@
+"""Coalesced projection and the non-forking worker (issue 12, item 1): one projection
+job per game folds everything new, and no event waits for the sweep."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+import redis
+from rq import Queue, SimpleWorker
+from rq.job import Job, JobStatus
+
+from service.config import DEFAULTS
+from tests.support import PLAYERS
+from worker import jobs, process, projection
+from worker.queue import QUEUE_NAME
+from worker.runtime import Runtime, set_runtime
+
+
+@pytest.fixture
+def rq_rt(real_redis, real_redis_url):
+    """A runtime whose jobs go to RQ on a real Redis (nothing runs inline)."""
+    rt = Runtime({**DEFAULTS, "SECRET_KEY": "s", "BASE_URL": "http://localhost"},
+                 real_redis, redis.Redis.from_url(real_redis_url))
+    set_runtime(rt)
+    yield rt
+    set_runtime(None)
+
+
+def queued(rt) -> list[str]:
+    return Queue(QUEUE_NAME, connection=rt.rq_redis).job_ids
+
+
+def play_one(rt, gid: str) -> int:
+    table = rt.games.load(gid)
+    seat = min(table.to_act())
+    return rt.games.play(gid, seat, table.game.legal_moves(table.state, seat)[0],
+                         table.version).version
+
+
+def projected(rt, gid: str) -> int:
+    return int(rt.redis.get(f"rp:{{g:{gid}}}:projected") or 0)
+
+
+def test_moves_made_while_the_projection_waits_add_no_job(rq_rt):
+    gid = rq_rt.games.create("test-race", PLAYERS, {"target": 30}).game_id
+    jobs.request_projection(rq_rt.enqueuer, gid, 1)
+    for _ in range(5):
+        jobs.request_projection(rq_rt.enqueuer, gid, play_one(rq_rt, gid))
+    assert queued(rq_rt) == [f"project-{gid}"]
+    SimpleWorker([Queue(QUEUE_NAME, connection=rq_rt.rq_redis)],
+                 connection=rq_rt.rq_redis).work(burst=True)
+    assert projected(rq_rt, gid) == 6  # the one job folded all six events
+
+
+def test_a_move_made_while_the_projection_runs_gets_a_job_of_its_own(rq_rt):
+    gid = rq_rt.games.create("test-race", PLAYERS, {"target": 30}).game_id
+    jobs.request_projection(rq_rt.enqueuer, gid, 1)
+    running = Job.fetch(f"project-{gid}", connection=rq_rt.rq_redis)
+    Queue(QUEUE_NAME, connection=rq_rt.rq_redis).remove(running)  # a worker took it ...
+    running.set_status(JobStatus.STARTED)  # ... and has perhaps read the log already
+    version = play_one(rq_rt, gid)
+    jobs.request_projection(rq_rt.enqueuer, gid, version)
+    # RQ deletes a finished job's record: a job of the running one's id would go with it
+    assert queued(rq_rt) == [f"project-{gid}-{version}"]
+    SimpleWorker([Queue(QUEUE_NAME, connection=rq_rt.rq_redis)],
+                 connection=rq_rt.rq_redis).work(burst=True)
+    assert projected(rq_rt, gid) == version
+
+
+def test_a_projection_that_finds_the_game_taken_leaves_its_event_to_the_holder(
+        rq_rt, monkeypatch):
+    gid = rq_rt.games.create("test-race", PLAYERS, {"target": 30}).game_id
+    inside, go_on = threading.Event(), threading.Event()
+    real_once = projection._project_once
+
+    def held_open(rt, game_id):
+        found = real_once(rt, game_id)
+        if not inside.is_set():
+            inside.set()
+            assert go_on.wait(30)
+        return found
+
+    monkeypatch.setattr(projection, "_project_once", held_open)
+    holder = threading.Thread(target=projection.project_game, args=(rq_rt, gid))
+    holder.start()
+    try:
+        assert inside.wait(30)
+        version = play_one(rq_rt, gid)  # lands while the holder projects
+        assert projection.project_game(rq_rt, gid) == []  # the lease is taken: it stops
+    finally:
+        go_on.set()
+        holder.join(30)
+    assert not holder.is_alive()
+    assert projected(rq_rt, gid) == version  # the holder looked again after letting go
+
+
+def test_the_worker_runs_jobs_in_its_own_process_unless_told_to_fork(rq_rt, monkeypatch):
+    monkeypatch.delenv("RAVENPOST_WORKER_CLASS", raising=False)
+    worker = process.make_worker(rq_rt.rq_redis, QUEUE_NAME)
+    assert isinstance(worker, SimpleWorker)
+    monkeypatch.setenv("RAVENPOST_WORKER_CLASS", "forking")
+    assert not isinstance(process.make_worker(rq_rt.rq_redis, QUEUE_NAME), SimpleWorker)
+    monkeypatch.setenv("RAVENPOST_WORKER_CLASS", "threads")
+    with pytest.raises(ValueError, match="RAVENPOST_WORKER_CLASS"):
+        process.make_worker(rq_rt.rq_redis, QUEUE_NAME)
+
+
+def test_a_job_that_hangs_still_times_out_without_a_fork(rq_rt):
+    queue = Queue(QUEUE_NAME, connection=rq_rt.rq_redis)
+    job = queue.enqueue("time.sleep", 30, job_timeout=1, result_ttl=0)
+    process.make_worker(rq_rt.rq_redis, QUEUE_NAME).work(burst=True)
+    assert job.get_status(refresh=True) == JobStatus.FAILED
+    assert "JobTimeoutException" in job.latest_result().exc_string
+
+
+def test_jobs_in_one_worker_share_one_runtime_and_its_compiled_templates(rq_rt):
+    gid = rq_rt.games.create("test-race", PLAYERS, {"target": 30}).game_id
+    jobs.request_projection(rq_rt.enqueuer, gid, 1)
+    process.make_worker(rq_rt.rq_redis, QUEUE_NAME).work(burst=True)
+    assert rq_rt.redis.zcard("rp:outbox") == len(PLAYERS)  # both invitations, in-process
+    compiled = dict(rq_rt.emails.cache)
+    assert compiled  # the templates were compiled once, in this process's runtime ...
+    jobs.request_projection(rq_rt.enqueuer, gid, play_one(rq_rt, gid))
+    process.make_worker(rq_rt.rq_redis, QUEUE_NAME).work(burst=True)
+    assert all(rq_rt.emails.cache[k] is t for k, t in compiled.items())  # ... and reused
