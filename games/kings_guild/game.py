@@ -19,9 +19,16 @@ Readings of the rulebook where it is silent (the rulebook wins over every other 
 * The Funeral winner who has no legal space for the King's Statue does not build or pay.
 * The most-Charms bonus needs at least one Charm; the Aristocrat's baggage is not a specialist:
   the Tavern does not count it and it does not fill a chamber for scoring.
-* Stall breaker (option ``stall_breaker``, on by default, NOT in the rulebook): five full
-  rounds in which nobody crafts and no quest leaves the board retire the oldest quest, so that
-  a game in which nobody can finish a quest still reaches the Offering to the Council.
+* Stall breaker (option ``stall_breaker``, on by default, NOT in the rulebook): after five
+  full rounds in which nobody crafts and no quest leaves the board, the oldest quest is
+  retired - under rules 3 only when the table is stuck (:func:`games.kings_guild.stall.stuck`:
+  no seat can get the resources of any open item), so that a game in which nobody can finish
+  a quest still reaches the Offering to the Council.
+* Solo (rules 3): the right-most specialist leaves when the Expand action ends - after its
+  second purchase, or at the first other move after one purchase - so a Contract later in
+  the turn cannot hire it.
+* Treasure decks are reshuffled when the next card of that colour is drawn, not when the
+  last one is taken; with one player the scrolls' "next player" part is skipped.
 """
 
 from __future__ import annotations
@@ -36,9 +43,10 @@ from games.rng import GameRandom
 
 OPTION_FIELDS: list[dict[str, Any]] = [
     {"name": "stall_breaker",
-     "label": "Stall breaker (house rule, NOT in the rulebook): after 5 full rounds in which "
-              "nobody crafts and no quest leaves the board, the oldest quest is retired "
-              "(switch off for the pure rulebook game)",
+     "label": "Stall breaker (house rule, NOT in the rulebook): only when the table is stuck "
+              "- after 5 full rounds without a craft, no player can get the resources for any "
+              "open item by gathering, their treasures, or a room or specialist they can pay "
+              "for now - the oldest quest is retired (switch off for the pure rulebook game)",
      "type": "bool", "default": True},
 ]
 """Lobby options. The stall breaker is on by default (see RULES.md for why): a table in which
@@ -57,8 +65,22 @@ class KingsGuild(Game):
     # specialists; Fighter/Ranger/Wizard trigger on gaining the quest's treasure; Builder and
     # Recruiter only in an Expand action; the Auctioneer only on your turn. Snapshots folded
     # by rules 1 are refolded from the events.
-    rules_version = "2"
-    rules_versions = ("2",)  # every version this code still plays, oldest first
+    # 3: solo - the right-most specialist leaves as soon as the Expand action ends (its second
+    # purchase, or the first other move after it), not at the end of the turn; the stall
+    # breaker fires only when the table is stuck (games.kings_guild.stall). State of rules 3
+    # carries ``"rules": 3``; a rules-2 state is unchanged (its golden logs fold as before).
+    rules_version = "3"
+    rules_versions = ("2", "3")  # every version this code still plays, oldest first
+
+    def migrate(self, state: State, to: str) -> None:
+        """Rules 2 states carry no ``"rules"`` key (so they stay byte-identical); rules 3
+        and later record the version there, which is all the engine reads. No other part of
+        the state changes meaning between 2 and 3 (a solo turn half-way through an Expand
+        action still loses exactly one specialist)."""
+        if int(to) >= 3:
+            state["rules"] = int(to)
+        else:
+            state.pop("rules", None)
 
     def option_fields(self) -> list[dict[str, Any]]:
         return [dict(f) for f in OPTION_FIELDS]
@@ -84,6 +106,8 @@ class KingsGuild(Game):
         opts = self.normalize_options(dict(options), len(players))
         state = setup.new_state(players, rng)
         state["options"] = opts
+        if self.rules >= 3:
+            state["rules"] = self.rules
         turn.settle(state)
         return state
 

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.kings_guild import guild, views
+from games.kings_guild import guild, stall, views
 
 State = dict[str, Any]
+STALL_CHECK = "it ended a turn at which the stall breaker's check looked at the hands"
 Token = tuple[str, Any]
 """One hidden thing: ``("treasure", card)``, ``("quest", id)``, ``("specialist", id)`` or
 ``("bid", seat)``."""
@@ -101,6 +102,8 @@ def reveals(before: State, after: State, seat: int) -> str | None:
     """Why the move by ``seat`` from ``before`` to ``after`` cannot be taken back, or None."""
     if after["over"] and not before["over"]:
         return GAME_ENDED
+    if stall.check_used_hands(before, after):
+        return STALL_CHECK
     zones = set(revealed(before, after, seat).values())
     if not zones:
         return None

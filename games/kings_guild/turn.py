@@ -14,6 +14,7 @@ from games.kings_guild import (
     rooms,
     scoring,
     specialists,
+    stall,
     treasures,
 )
 from games.kings_guild.pending import pop, push, top
@@ -109,7 +110,7 @@ def action_moves(state: State, seat: int) -> list[Move]:
             moves.append({"type": "build_statue"})
     if t["action"] in (None, "expand"):
         if state["solo"]:
-            can_build = can_hire = t["built"] + t["hired"] < 2
+            can_build = can_hire = t["built"] + t["hired"] < 2 and not t.get("expand_done")
         else:
             can_build, can_hire = t["built"] == 0, t["hired"] == 0
         if can_build:
@@ -157,6 +158,21 @@ def apply(state: State, seat: int, move: Any, rng: GameRandom) -> None:
     else:
         _apply_main(state, seat, move, rng)
     settle(state)
+    t = state["turn"]
+    if t["built"] + t["hired"] >= 2 and not state["pending"]:
+        close_expand(state)  # the second purchase, its placement and on-hire effects done
+
+
+def close_expand(state: State) -> None:
+    """Solo, rules 3: "After every expand action, remove the right-most specialist from the
+    game" - at once when the Expand action ends (its second purchase is resolved, or the
+    player makes any other move after one purchase), so nothing later in the turn (a
+    Contract) can hire it. Rules 2 removed it at the end of the turn."""
+    t = state["turn"]
+    if (state["solo"] and state.get("rules", 2) >= 3 and t["action"] == "expand"
+            and not t.get("expand_done")):
+        t["expand_done"] = True
+        specialists.remove_oldest(state)
 
 
 def check_shape(move: Any) -> None:
@@ -176,6 +192,8 @@ def _apply_main(state: State, seat: int, move: Move, rng: GameRandom) -> None:
     t = state["turn"]
     p = guild.player(state, seat)
     kind = move["type"]
+    if kind not in ("build", "hire"):
+        close_expand(state)
     if kind == "gather":
         t["action"] = "gather"
         push(state, {"kind": "gather", "seat": seat, "picks": []})
@@ -236,8 +254,9 @@ def end_turn(state: State) -> None:
     ):
         p["offered"] = True
     if state["solo"]:
-        if state["turn"]["action"] == "expand":
-            specialists.remove_oldest(state)
+        t = state["turn"]
+        if t["action"] == "expand" and state.get("rules", 2) < 3 and not t.get("expand_done"):
+            specialists.remove_oldest(state)  # rules 3: close_expand did it already
         quests.solo_conveyor(state)
     if state["final_turns_left"] is not None:
         state["final_turns_left"] -= 1
@@ -251,7 +270,9 @@ def end_turn(state: State) -> None:
     state["turn"] = new_turn()
     if not state["solo"] and state.get("options", {}).get("stall_breaker"):
         state["stale_turns"] += 1
-        if state["stale_turns"] >= quests.STALE_ROUNDS * state["n"]:
+        if state["stale_turns"] >= quests.STALE_ROUNDS * state["n"] and (
+            state.get("rules", 2) < 3 or stall.stuck(state)
+        ):
             quests.retire_stale_quest(state)
 
 

@@ -18,9 +18,12 @@ class Helpers:
     game = GAME
 
     def new(self, n: int = 2, seed: int = 7, guilds: list[str] | None = None,
-            options: dict[str, Any] | None = None) -> dict[str, Any]:
-        """A set-up game with plain guilds (no start choices) and the start bonuses undone."""
-        state = GAME.setup([f"P{i + 1}" for i in range(n)], dict(options or {}),
+            options: dict[str, Any] | None = None, rules: str | None = None) -> dict[str, Any]:
+        """A set-up game with plain guilds (no start choices) and the start bonuses undone;
+        ``rules``: the rules version it is created under (default: the newest). The engine
+        reads the version from the state, so the helpers' moves follow it."""
+        game = GAME.for_rules(rules) if rules else GAME
+        state = game.setup([f"P{i + 1}" for i in range(n)], dict(options or {}),
                            RecordingRandom(seed))
         state["pending"] = []
         names = guilds or ["Craft Collective"] * n

@@ -218,7 +218,8 @@ def test_option_stall_breaker_is_offered_in_the_lobby_and_validated(kg):
 
 
 def test_option_stall_breaker_on_gives_a_sigil_quest_to_its_owner(kg):
-    s = kg.new(2, options={"stall_breaker": True})
+    """Rules 2 (rules 3: tests/games/kings_guild/test_rules_v3.py)."""
+    s = kg.new(2, options={"stall_breaker": True}, rules="2")
     qid = kg.quest_id("Explore Bluevein Isle")
     kg.slot(s, 0, qid)
     s["quest_slots"][0]["crafted"] = [1, None]
@@ -234,8 +235,9 @@ def test_option_stall_breaker_on_gives_a_sigil_quest_to_its_owner(kg):
 
 
 def test_option_stall_breaker_on_waits_while_players_craft(kg):
-    """A craft (even one that only starts a quest) resets the count of idle rounds."""
-    s = kg.new(2)
+    """A craft (even one that only starts a quest) resets the count of idle rounds (rules 2:
+    it then fires whether or not the table is stuck)."""
+    s = kg.new(2, rules="2")
     assert s["options"] == {"stall_breaker": True}
     first = [sl["quest"] for sl in s["quest_slots"]]
     for _ in range(9):
@@ -255,7 +257,8 @@ def test_option_stall_breaker_on_waits_while_players_craft(kg):
 
 
 def test_option_stall_breaker_on_retires_the_oldest_quest(kg):
-    s = kg.new(2, options={"stall_breaker": True})
+    """Rules 2: after five idle rounds, whether or not the table is stuck."""
+    s = kg.new(2, options={"stall_breaker": True}, rules="2")
     first = [sl["quest"] for sl in s["quest_slots"]]
     deck = len(s["quest_deck"])
     for _ in range(10):

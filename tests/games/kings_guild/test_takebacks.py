@@ -186,7 +186,8 @@ def test_takeback_refused_solo_the_oldest_specialist_leaves_after_an_expand(kg):
 
 
 def test_takeback_refused_the_stall_breaker_retires_a_quest_and_refills_the_slot(kg):
-    s = kg.new(2, options={"stall_breaker": True})
+    """Rules 2 (it fires whether or not the table is stuck)."""
+    s = kg.new(2, options={"stall_breaker": True}, rules="2")
     s["stale_turns"] = 9
     kg.play(s, 0, {"type": "gather"})
     kg.play(s, 0, {"type": "take", "resource": "wood"})
@@ -408,7 +409,7 @@ def test_takeback_allowed_moves_do_not_depend_on_hidden_cards(players):
     state = GAME.setup([f"P{i + 1}" for i in range(players)], {"stall_breaker": True},
                        RecordingRandom(players))
     checked = skipped = refused = 0
-    for _ in range(3000):  # bounded: a game ends well within this
+    for _ in range(6000):  # bounded: a game ends within this (4 random bots: ~4800 moves)
         if state["over"]:
             break
         seat, move = choose_seat_and_move(GAME, state, chooser)
