@@ -148,6 +148,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "names": list(state["names"]),
         "solo": state["solo"],
         "options": dict(state.get("options", {})),
+        "rules": state.get("rules", 2),  # the rules version the game plays (templates)
         "current": state["current"],
         "to_act": sorted(turn.to_act(state)),
         "over": state["over"],

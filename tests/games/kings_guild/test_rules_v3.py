@@ -322,3 +322,8 @@ def test_migrating_a_solo_game_in_the_middle_of_an_expand_action_removes_one_spe
     GAME.migrate(s, "2")
     kg.play(s, 0, {"type": "end_turn"})
     assert s["specialists_removed"] == [cards.specialist_ids()["Courier"]]
+
+
+def test_the_view_says_which_rules_the_game_plays(kg):
+    assert GAME.view(kg.new(2), None)["rules"] == 3
+    assert GAME.view(kg.new(2, rules="2"), 0)["rules"] == 2
