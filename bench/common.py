@@ -53,3 +53,82 @@ def timed(fn: Callable[[], object], repeat: int) -> float:
         fn()
         samples.append(time.perf_counter() - start)
     return statistics.median(samples)
+
+
+BENCH_SECRET = "bench-secret-key-of-more-than-thirty-two-bytes"
+BENCH_ADMIN = "bench-admin-token-of-more-than-thirty-two-bytes"
+
+
+def free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def service_env(url: str, port: int, **extra: str) -> dict[str, str]:
+    """The environment of the production processes (Procfile) on ``url``, with the test
+    game installed as a plug-in kind."""
+    import os
+    env = dict(os.environ)
+    env.update({"REDIS_URL": url, "SECRET_KEY": BENCH_SECRET, "ADMIN_TOKEN": BENCH_ADMIN,
+                "BASE_URL": f"http://127.0.0.1:{port}", "MAIL_BACKEND": "outbox",
+                "RAVENPOST_EXTRA_GAMES": "test-race=tests.platform_game:GAME",
+                "PYTHONPATH": str(ROOT), "PORT": str(port)})
+    env.update(extra)
+    return env
+
+
+def procfile_command(name: str, port: int) -> list[str]:
+    """The Procfile's ``name`` line as argv, bound to 127.0.0.1:``port``."""
+    import shlex
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        if line.startswith(f"{name}:"):
+            argv = shlex.split(line.split(":", 1)[1].replace("${PORT:-5000}", str(port)))
+            argv = [a.replace("0.0.0.0:", "127.0.0.1:") for a in argv]
+            if argv[0] in ("gunicorn", "ravenpost"):
+                argv[0] = str(Path(sys.executable).with_name(argv[0]))
+            return argv
+    raise KeyError(name)
+
+
+@contextmanager
+def production(url: str, workers: int = 2, **env: str) -> Iterator[str]:
+    """The Procfile's web (gunicorn, WEB_CONCURRENCY processes) and ``workers``
+    ``ravenpost worker`` processes on ``url``; yields the web's base URL.  Every process
+    is stopped at the end, whatever happens."""
+    import signal
+    import subprocess
+    import urllib.request
+    port = free_port()
+    environment = service_env(url, port, **env)
+    log = tempfile.NamedTemporaryFile("w", prefix="ravenpost-bench-", suffix=".log",
+                                      delete=False)
+    procs = [subprocess.Popen(procfile_command("web", port), env=environment, cwd=ROOT,
+                              stdout=log, stderr=subprocess.STDOUT, start_new_session=True)]
+    try:
+        procs += [subprocess.Popen(procfile_command("worker", port), env=environment,
+                                   cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                   start_new_session=True) for _ in range(workers)]
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/v1/kinds", timeout=2).read()
+                break
+            except OSError:
+                if time.monotonic() > deadline or procs[0].poll() is not None:
+                    raise RuntimeError(f"the web server did not start (log: {log.name})") from None
+                time.sleep(0.2)
+        yield base
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in procs:
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        log.close()

@@ -21,6 +21,7 @@ import time
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import jinja2
 import redis
 from markupsafe import Markup
 
@@ -106,11 +107,23 @@ def _common(rt: Runtime, game_id: str, seat: int) -> dict:
     }
 
 
+_NO_PICTURE: set[str] = set()  # kinds whose page partial is missing (said once per process)
+
+
 def _picture(rt: Runtime, table, seat: int) -> Markup | None:
     """The game's own page partial for ``seat``, for the HTML part; None if it will not
     render outside the web app (then the text summary stands alone)."""
+    if table.kind in _NO_PICTURE:
+        return None
     try:
-        html = rt.emails.get_template(table.game.template()).render(
+        template = rt.emails.get_template(table.game.template())
+    except jinja2.TemplateNotFound:  # a kind without a page partial (a plug-in, a test)
+        log.warning("no %s picture for emails: %s is not a template", table.kind,
+                    table.game.template())
+        _NO_PICTURE.add(table.kind)
+        return None
+    try:
+        html = template.render(
             view=table.game.view(table.state, seat), seat=seat, names=table.names,
             game=table.game)
     except Exception:  # a picture is a nicety; the turn email must go out regardless

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -69,23 +70,33 @@ def summary_of(table: Table) -> dict[str, Any]:
 MAX_ROUNDS = 100  # a game that keeps moving this long is left to the next job or sweep
 
 
-def project_game(rt: Runtime, game_id: str) -> list[Notice]:
+def project_game(rt: Runtime, game_id: str,
+                 deliver: Callable[[Runtime, str, Notice], None] | None = None) -> list[Notice]:
     """Bring the read models of one game up to its stream; return the notices due.
+
+    Each notice is handed to ``deliver`` (default :func:`enqueue_notice`: its email job)
+    once it is recorded as pending, and once the game's projection lease is let go, so
+    a slow email never holds up the game's next projection.
 
     Whoever holds the game's projection lease folds everything new, and after letting
     it go looks at the log once more, folding again if an event landed meanwhile.  So a
     job that finds the lease taken may simply stop: its event was appended before it
     tried, hence before the holder's last look, which comes after the holder lets go.
     """
+    deliver = deliver or enqueue_notice
     notices: list[Notice] = []
     for _ in range(MAX_ROUNDS):
+        found: list[Notice] = []
         with lease(rt.redis, key(game_id, "projecting"), LOCK_SECONDS) as held:
             if not held:
                 return notices  # the holder looks again after it lets go
             while True:
-                notices += _project_once(rt, game_id)
+                found += _project_once(rt, game_id)
                 if not _lags(rt, game_id):
                     break
+        for notice in found:
+            deliver(rt, game_id, notice)
+        notices += found
         if not _lags(rt, game_id):
             break
     return notices
@@ -147,8 +158,6 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     rt.redis.zadd(LOBBY, {game_id: time.time()})
     if notices:
         rt.redis.sadd(PENDING_GAMES, game_id)
-    for notice in notices:
-        enqueue_notice(rt, game_id, notice)
     if table.version - rt.replayer.snapshot_version(game_id) >= rt.config["SNAPSHOT_EVERY"] \
             or table.ended:
         rt.replayer.write_snapshot(table)
@@ -162,21 +171,29 @@ def enqueue_notice(rt: Runtime, game_id: str, notice: Notice) -> None:
     if notice.kind == "turn":
         rt.enqueuer.enqueue(jobs.notify, game_id, notice.version, notice.seat,
                             job_id=f"notify:{game_id}:{notice.version}:{notice.seat}")
-        if notice.deadline:
-            due = datetime.fromisoformat(notice.deadline)
-            left = due - datetime.now(UTC)
-            # remind when a quarter of the time is left (at most a day before), then time out
-            remind_in = left - min(left / 4, timedelta(days=1))
-            for job, delay in ((jobs.remind, remind_in), (jobs.time_out, left)):
-                rt.enqueuer.enqueue(job, game_id, notice.version, notice.seat, delay=delay,
-                                    job_id=f"{job.__name__}:{game_id}:{notice.version}:"
-                                           f"{notice.seat}")
+        schedule_deadline(rt, game_id, notice)
     elif notice.kind == "undo":
         rt.enqueuer.enqueue(jobs.notify_undo, game_id, notice.version, notice.seat,
                             job_id=f"undo:{game_id}:{notice.version}:{notice.seat}")
     else:
         rt.enqueuer.enqueue(jobs.notify_end, game_id, notice.seat,
                             job_id=f"ended:{game_id}:{notice.seat}")
+
+
+def schedule_deadline(rt: Runtime, game_id: str, notice: Notice) -> None:
+    """Enqueue the reminder and the time-out of a turn notice with a deadline."""
+    from worker import jobs  # jobs import this module
+
+    if notice.kind != "turn" or not notice.deadline:
+        return
+    due = datetime.fromisoformat(notice.deadline)
+    left = due - datetime.now(UTC)
+    # remind when a quarter of the time is left (at most a day before), then time out
+    remind_in = left - min(left / 4, timedelta(days=1))
+    for job, delay in ((jobs.remind, remind_in), (jobs.time_out, left)):
+        rt.enqueuer.enqueue(job, game_id, notice.version, notice.seat, delay=delay,
+                            job_id=f"{job.__name__}:{game_id}:{notice.version}:"
+                                   f"{notice.seat}")
 
 
 def notice_done(rt: Runtime, game_id: str, ident: str) -> None:

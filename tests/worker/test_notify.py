@@ -75,8 +75,8 @@ def test_a_failed_send_is_retried_later_and_then_sent_once(rt, game, monkeypatch
         real_send(email)
 
     monkeypatch.setattr(rt.mail, "send", flaky)
-    with pytest.raises(MailError):
-        jobs.project(game)
+    jobs.project(game)  # the projection sends, and a failed email does not fail it
+    assert calls["n"] == 2  # both invitations tried, one failed
     assert pending_notices(rt), "the unsent notice stays pending"
     jobs.sweep()
     jobs.sweep()
