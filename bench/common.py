@@ -16,9 +16,38 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from games import registry  # noqa: E402
+from games.protocol import IllegalMove  # noqa: E402
+from tests.platform_game import CountingRace  # noqa: E402
 from tests.redis_claim import claim_on_known_servers, release  # noqa: E402
 
 registry.KINDS.setdefault("test-race", "tests.platform_game:GAME")
+
+
+class LongRace(CountingRace):
+    """The test game with as many copies of the deck as a long benchmark needs (the test
+    game allows 500, about 4,500 moves)."""
+
+    kind = "bench-race"
+    name = "Counting Race, long (benchmarks)"
+
+    def normalize_options(self, options, n_players):
+        copies = options.pop("copies", 4)
+        normal = super().normalize_options(options, n_players)
+        if not isinstance(copies, int) or not 1 <= copies <= 100_000:
+            raise IllegalMove("copies must be a whole number from 1 to 100000")
+        return normal | {"copies": copies}
+
+    def rules_summary(self) -> str:
+        return "The test game, with a longer deck."
+
+
+LONG_RACE = LongRace()
+registry.KINDS.setdefault("bench-race", "common:LONG_RACE")
+
+
+def copies_for(events: int) -> int:
+    """Copies of the 9-card deck for a game of ``events`` moves (one card drawn per move)."""
+    return max(4, events // 9 + 2)
 
 
 @contextmanager

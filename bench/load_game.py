@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import random
 
-from common import real_redis, timed
+from common import copies_for, real_redis, timed
 
 from events.gameplay import GameService
 from events.replay import Replayer
@@ -34,8 +34,10 @@ def main() -> None:
     with real_redis() as (client, url):
         service = GameService(EventStore(client))
         players = [{"name": f"P{i}", "email": ""} for i in range(4)]
-        gid = service.create("test-race", players,
-                             {"target": 100_000, "copies": min(500, args.events)}).game_id
+        # the long variant of the test game: 500 copies of its deck last ~4,500 moves
+        gid = service.create("bench-race", players,
+                             {"target": 100_000, "copies": copies_for(args.events)}
+                             ).game_id
         play(service, gid, args.events - args.tail - 1, seed=1)
         service.replayer.write_snapshot(service.load(gid))
         play(service, gid, args.tail, seed=2)

@@ -51,3 +51,21 @@ def lines(store: EventStore, game_id: str, game: Game, names: list[str],
     events = store.iter(game_id) if last is None else reversed(store.latest(game_id, last))
     return [{"version": e.version, "type": e.type, "at": e.at, "actor": e.actor,
              "text": describe(e, game, names, seat)} for e in events]
+
+
+PAGE_LIMIT = 100  # events per history page by default
+MAX_PAGE_LIMIT = 500
+
+
+def page(store: EventStore, game_id: str, game: Game, names: list[str], seat: int | None,
+         before: int | None = None, limit: int = PAGE_LIMIT) -> tuple[list[dict], int | None]:
+    """The ``limit`` events just before version ``before`` (default: the latest), as
+    :func:`lines` gives them, oldest first, and the ``before`` of the page before this
+    one (None at the first event).  One XREVRANGE of ``limit`` entries, so a page costs
+    the same at version 100 as at 10,000."""
+    end = None if before is None else before - 1
+    events = store.latest(game_id, limit, end=end) if end is None or end >= 1 else []
+    out = [{"version": e.version, "type": e.type, "at": e.at, "actor": e.actor,
+            "text": describe(e, game, names, seat)} for e in reversed(events)]
+    first = out[0]["version"] if out else None
+    return out, (first if first is not None and first > 1 else None)

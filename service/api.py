@@ -203,10 +203,24 @@ def get_audit(game_id: str):
 
 @bp.get("/games/<game_id>/history")
 def get_history(game_id: str):
+    """A page of the log, redacted for the caller: ``?before=<version>&limit=N``
+    (default the latest 100), with ``next``, the ``before`` of the older page."""
     link = player(game_id)
-    return jsonify({"events": history_lines(game_id, link.seat)})
-
-
-def history_lines(game_id: str, seat: int | None) -> list[dict]:
+    before = _query_int("before", None, 1, None)
+    limit = _query_int("limit", history.PAGE_LIMIT, 1, history.MAX_PAGE_LIMIT)
     table = rt().games.load(game_id)
-    return history.lines(rt().store, game_id, table.game, table.names, seat)
+    events, older = history.page(rt().store, game_id, table.game, table.names, link.seat,
+                                 before, limit)
+    return jsonify({"events": events, "next": older})
+
+
+def _query_int(name: str, default: int | None, low: int, high: int | None) -> int | None:
+    """The query parameter ``name`` as a whole number in ``low..high`` (400 otherwise)."""
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    if not raw.isdigit() or len(raw) > 16 or int(raw) < low \
+            or (high is not None and int(raw) > high):
+        bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
+        raise ApiError(400, "bad_request", f"{name} must be a whole number {bound}.")
+    return int(raw)

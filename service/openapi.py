@@ -6,6 +6,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, jsonify
 
+from events import history
 from games import registry
 from service import schemas
 
@@ -89,9 +90,25 @@ def build() -> dict:
         "summary": "After the game ends: check every shuffle and draw against the revealed "
                    "secret", "parameters": [GAME], "security": sec,
         "responses": _responses((200, "Audit", "AuditOut"), 401, 403, 404)}})
+    spec.components.schema("HistoryPageOut", {
+        "type": "object", "required": ["events", "next"], "properties": {
+            "events": {"type": "array", "description": "Oldest first",
+                       "items": {"$ref": "#/components/schemas/HistoryEventOut"}},
+            "next": {"type": "integer", "nullable": True, "minimum": 2,
+                     "description": "Pass as `before` for the page of older events; null "
+                                    "when this page starts at the first event"}}})
+    before = {"name": "before", "in": "query", "required": False,
+              "description": "Only events before this version (default: up to the latest)",
+              "schema": {"type": "integer", "minimum": 1}}
+    limit = {"name": "limit", "in": "query", "required": False,
+             "description": "Events per page", "schema": {
+                 "type": "integer", "minimum": 1, "maximum": history.MAX_PAGE_LIMIT,
+                 "default": history.PAGE_LIMIT}}
     spec.path("/api/v1/games/{game_id}/history", operations={"get": {
-        "summary": "The log, redacted for you", "parameters": [GAME], "security": sec,
-        "responses": _responses((200, "History", "HistoryOut"), 401, 403, 404)}})
+        "summary": "The log, redacted for you, a page at a time (newest page first)",
+        "parameters": [GAME, before, limit], "security": sec,
+        "responses": _responses((200, "A page of the history", "HistoryPageOut"), 400, 401,
+                                403, 404)}})
     at = {"name": "at", "in": "query", "required": False,
           "schema": {"type": "integer", "minimum": 1}}
     spec.path("/api/v1/admin/games/{game_id}/state", operations={"get": {
