@@ -108,12 +108,17 @@ def service_env(url: str, port: int, **extra: str) -> dict[str, str]:
     return env
 
 
-def procfile_command(name: str, port: int) -> list[str]:
-    """The Procfile's ``name`` line as argv, bound to 127.0.0.1:``port``."""
+def procfile_command(name: str, env: dict[str, str]) -> list[str]:
+    """The Procfile's ``name`` line as argv in ``env`` (``${VAR:-default}`` expanded),
+    bound to 127.0.0.1."""
+    import re
     import shlex
     for line in (ROOT / "Procfile").read_text().splitlines():
         if line.startswith(f"{name}:"):
-            argv = shlex.split(line.split(":", 1)[1].replace("${PORT:-5000}", str(port)))
+            command = re.sub(r"\$\{(\w+):-([^}]*)\}",
+                             lambda m: env.get(m.group(1)) or m.group(2),
+                             line.split(":", 1)[1])
+            argv = shlex.split(command)
             argv = [a.replace("0.0.0.0:", "127.0.0.1:") for a in argv]
             if argv[0] in ("gunicorn", "ravenpost"):
                 argv[0] = str(Path(sys.executable).with_name(argv[0]))
@@ -133,10 +138,10 @@ def production(url: str, workers: int = 2, **env: str) -> Iterator[str]:
     environment = service_env(url, port, **env)
     log = tempfile.NamedTemporaryFile("w", prefix="ravenpost-bench-", suffix=".log",
                                       delete=False)
-    procs = [subprocess.Popen(procfile_command("web", port), env=environment, cwd=ROOT,
+    procs = [subprocess.Popen(procfile_command("web", environment), env=environment, cwd=ROOT,
                               stdout=log, stderr=subprocess.STDOUT, start_new_session=True)]
     try:
-        procs += [subprocess.Popen(procfile_command("worker", port), env=environment,
+        procs += [subprocess.Popen(procfile_command("worker", environment), env=environment,
                                    cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
                                    start_new_session=True) for _ in range(workers)]
         base = f"http://127.0.0.1:{port}"

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
@@ -45,11 +47,33 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
 
 
+class LRU:
+    """A small bounded mapping shared by a process's threads; the least recently set
+    entries go first."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        with self._lock:
+            self._items[name] = value
+            self._items.move_to_end(name)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def get(self, name: str) -> Any:
+        with self._lock:
+            return self._items.get(name)
+
+
 class EventStore:
     """Append-only game logs on Redis Streams (a ``decode_responses=True`` client)."""
 
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
+        self._appended: LRU = LRU(4096)
 
     # -- writing -----------------------------------------------------------------------
     def append(self, game_id: str, expected_version: int, event: Event) -> Event:
@@ -64,18 +88,30 @@ class EventStore:
             version=expected_version + 1, type=event.type, actor=event.actor,
             data=event.data, tape=event.tape, at=event.at, v=event.v,
         ).sealed(prev)
-        # Marked for projection *before* the append: if this process dies right after the
-        # append, the sweep still finds the game (a mark without an append is harmless).
-        self.redis.zadd(DIRTY, {game_id: time.time()})
+        # Marked for projection *before* the append, in the same round trip (a pipeline
+        # runs in order): if this process dies right after the append, the sweep still
+        # finds the game (a mark without an append is harmless).  Not a transaction: the
+        # XADD's explicit id stays the concurrency check.
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(DIRTY, {game_id: time.time()})
         if sealed.version == 1:
-            self.redis.zadd(GAMES_INDEX, {game_id: time.time()}, nx=True)
-        try:
-            self.redis.xadd(log, sealed.to_fields(), id=f"0-{sealed.version}")
-        except redis.ResponseError as exc:
-            if "equal or smaller" not in str(exc):
-                raise
-            raise ConflictError(self.version(game_id)) from exc
+            pipe.zadd(GAMES_INDEX, {game_id: time.time()}, nx=True)
+        pipe.xadd(log, sealed.to_fields(), id=f"0-{sealed.version}")
+        *marks, added = pipe.execute(raise_on_error=False)
+        for result in marks:
+            if isinstance(result, Exception):
+                raise result
+        if isinstance(added, redis.ResponseError) and "equal or smaller" in str(added):
+            raise ConflictError(self.version(game_id)) from added
+        if isinstance(added, Exception):
+            raise added
+        self._appended[game_id] = sealed.version
         return sealed
+
+    def last_appended(self, game_id: str) -> int | None:
+        """The newest version this process appended to the game (a hint for answers such
+        as a move's 201; :meth:`version` is the truth)."""
+        return self._appended.get(game_id)
 
     # -- reading -----------------------------------------------------------------------
     def version(self, game_id: str) -> int:

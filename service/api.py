@@ -165,7 +165,9 @@ def post_move(game_id: str):
     data = body(schemas.MoveIn())
     event = rt().games.play(game_id, link.seat, data["move"], data["expected_version"])
     after_append(game_id, event.version)
-    return jsonify({"version": rt().store.version(game_id)}), 201
+    # the move's version, or the GameEnded's the move led to (appended by this process)
+    version = max(event.version, rt().store.last_appended(game_id) or 0)
+    return jsonify({"version": version}), 201
 
 
 @bp.post("/games/<game_id>/token")

@@ -82,8 +82,12 @@ class Enqueuer:
 
     def _put(self, func: Callable[..., Any], args: tuple, job_id: str,
              delay: timedelta | None) -> None:
-        options = {"job_id": job_id, "result_ttl": RESULT_TTL, "failure_ttl": FAILURE_TTL}
+        # one round trip: RQ writes the job and queues it through our pipeline
+        pipe = self._rq_redis.pipeline()
+        options = {"job_id": job_id, "result_ttl": RESULT_TTL, "failure_ttl": FAILURE_TTL,
+                   "pipeline": pipe}
         if delay is None:
             self.queue.enqueue(func, *args, **options)
         else:
             self.queue.enqueue_in(delay, func, *args, **options)
+        pipe.execute()
