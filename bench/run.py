@@ -1,0 +1,140 @@
+"""Run every benchmark with small settings and print one table of their ratios.
+
+Each benchmark measures its reference in the same run (these machines are shared and
+noisy: only the ratios mean much).  This runs them one after the other as they are run
+by hand, each in a process of its own with a time limit, in about two to four minutes;
+a benchmark that fails is listed as such and the rest still run.  ``--full`` uses each
+benchmark's own defaults instead (longer).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+NUMBER = r"([0-9.]+|inf|nan)"
+
+
+@dataclass
+class Bench:
+    script: str
+    small: list[str]  # arguments for the quick run
+    rows: Callable[[str], list[tuple[str, str, float, str]]]  # (measure, reference, ratio, goal)
+    limit: float = 180
+
+
+def _find(pattern: str, text: str) -> float:
+    found = re.search(pattern, text)
+    return float(found.group(1)) if found else float("nan")
+
+
+def load_game_rows(out: str):
+    return [("load via snapshot + tail", "fold from event 1",
+             _find(rf"ratio snapshot/baseline: {NUMBER}", out), "small")]
+
+
+def takebacks_rows(out: str):
+    ratios = re.findall(rf"(fold from event 1|snapshot \+ \d+-event tail): .*ratio {NUMBER}",
+                        out)
+    return [(f"load after take-backs ({label})", "same game, none", float(r), "<= 2")
+            for label, r in ratios] or [("load after take-backs", "same game, none",
+                                         float("nan"), "<= 2")]
+
+
+def api_moves_rows(out: str):
+    return [("moves over HTTP (GET + POST)", "service layer, no HTTP",
+             _find(rf"ratio HTTP/baseline: {NUMBER}", out), "")]
+
+
+def history_rows(out: str):
+    rows = []
+    for name in ("API history (latest 100)", "API view", "game page (last 30)",
+                 "whole log (the old answer)"):
+        line = next((x for x in out.splitlines() if x.startswith(name)), "")
+        numbers = re.findall(r"[0-9.]+(?=ms|\s|$)", line[len(name):])
+        ratio = float(numbers[2]) if len(numbers) >= 3 else float("nan")
+        goal = "grows" if name.startswith("whole") else "~1"
+        rows.append((f"{name}, long/short game", "same read, short game", ratio, goal))
+    return rows
+
+
+def worker_load_rows(out: str):
+    ratios = out.split("ratios (ours / reference):")[-1] if "ratios" in out else ""
+
+    def ratio(name: str) -> float:
+        return _find(rf"{re.escape(name)}\s+{NUMBER}", ratios)
+
+    ours = out.split("reference:")[0]
+
+    def figure(name: str) -> float:
+        return _find(rf"{re.escape(name)}\s+{NUMBER}", ours)
+
+    moves, notices = figure("moves/s"), figure("notices settled/s")
+    return [
+        ("worker: projection lag p99", "RQ forking worker", ratio("lag p99 s"),
+         f"< 1 ({figure('lag p99 s'):.2f} s; goal <= 2 s)"),
+        ("worker: queue drain after the load", "RQ forking worker", ratio("drain s"),
+         f"< 1 ({figure('drain s'):.2f} s; goal <= 2 s)"),
+        ("worker: notices settled/s", "RQ forking worker", ratio("notices settled/s"),
+         f"> 1 ({notices:.0f}/s for {moves:.0f} moves/s)"),
+        ("worker: moves/s accepted by the web", "RQ forking worker", ratio("moves/s"), ""),
+    ]
+
+
+BENCHES = [
+    Bench("load_game.py", ["--events", "2000", "--repeat", "5"], load_game_rows),
+    Bench("takebacks.py", ["--repeat", "5"], takebacks_rows),
+    Bench("api_moves.py", ["--moves", "200"], api_moves_rows),
+    Bench("history.py", ["--events", "3000", "--repeat", "9"], history_rows),
+    Bench("worker_load.py", ["--seconds", "10", "--drain-limit", "20"], worker_load_rows,
+          limit=240),
+]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--full", action="store_true", help="each benchmark's defaults")
+    parser.add_argument("--only", nargs="*", help="scripts to run (default: all)")
+    args = parser.parse_args()
+    table: list[tuple[str, str, str, float, str]] = []
+    started = time.monotonic()
+    for bench in BENCHES:
+        if args.only and bench.script not in args.only:
+            continue
+        argv = [sys.executable, bench.script, *([] if args.full else bench.small)]
+        print(f"running {' '.join(argv[1:])} ...", flush=True)
+        began = time.monotonic()
+        try:
+            done = subprocess.run(argv, cwd=HERE, capture_output=True, text=True,
+                                  timeout=bench.limit * (4 if args.full else 1))
+            out, problem = done.stdout, done.stderr[-600:] if done.returncode else ""
+        except subprocess.TimeoutExpired:
+            out, problem = "", f"no answer within {bench.limit:.0f} s"
+        print(f"  {time.monotonic() - began:.0f} s" + ("  FAILED" if problem else ""),
+              flush=True)
+        if problem:
+            print(problem)
+            table.append((bench.script, "FAILED", "", float("nan"), ""))
+            continue
+        for measure, reference, ratio, goal in bench.rows(out):
+            table.append((bench.script, measure, reference, ratio, goal))
+    print(f"\nall benchmarks in {time.monotonic() - started:.0f} s; ratio = measure / "
+          "reference, both measured in the same run\n")
+    widths = [max(len(str(row[i])) for row in table) for i in (0, 1, 2)]
+    print(f"{'benchmark':<{widths[0]}}  {'measure':<{widths[1]}}  "
+          f"{'reference':<{widths[2]}}  {'ratio':>8}  goal")
+    for script, measure, reference, ratio, goal in table:
+        print(f"{script:<{widths[0]}}  {measure:<{widths[1]}}  {reference:<{widths[2]}}  "
+              f"{ratio:>8.3f}  {goal}")
+
+
+if __name__ == "__main__":
+    main()
