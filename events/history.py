@@ -19,7 +19,8 @@ def describe(event: Event, game: Game, names: list[str], seat: int | None) -> st
         return (f"{game.name} set up for {', '.join(d['names'])}; "
                 f"secret commitment {d['commitment'][:16]}…")
     if event.type == ev.GAME_ENDED:
-        return f"Game over. Secret revealed: {d['secret']}"
+        winner = (d.get("outcome") or {}).get("winner")
+        return f"Game over. {winner + ' ' if winner else ''}Secret revealed: {d['secret']}"
     if event.type == ev.REWOUND:
         reason = f" ({d['reason']})" if d.get("reason") else ""
         epoch = (f"; new secret commitment {d['commitment'][:16]}… (the old secret is "

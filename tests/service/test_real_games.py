@@ -8,10 +8,11 @@ import re
 
 import pytest
 
+from events import history
 from games import registry
 from tests.support import admin_headers, bearer
 
-SHIPPED = [k for k in registry.KINDS if k != "test-race"]
+SHIPPED = [k for k in registry.KINDS if not k.startswith("test-")]
 
 
 @pytest.mark.parametrize("kind", SHIPPED)
@@ -65,3 +66,21 @@ def test_a_shipped_games_move_form_posts_a_legal_move(client, rt, kind):
                                    "csrf_token": token})
     assert reply.status_code == 303
     assert rt.store.version(table.game_id) == table.version + 1
+
+
+def test_a_finished_solo_game_page_says_who_won_the_automaton_included(client, rt):
+    players = [{"name": "Gwen", "email": "gwen@example.com"}]
+    table = rt.games.create("architects", players, {})
+    gid, chooser = table.game_id, random.Random(4)
+    while not table.ended:
+        seat = chooser.choice(sorted(table.to_act()))
+        move = chooser.choice(table.game.legal_moves(table.state, seat))
+        rt.games.play(gid, seat, move, table.version)
+        table = rt.games.load(gid)
+    outcome = table.outcome()
+    page = client.get("/play/" + rt.links.make(gid, 0, "play")).get_data(as_text=True)
+    assert outcome["winner"] in page
+    first = outcome["names"][outcome["ranking"][0]]
+    assert re.search(rf"<td>1</td><td>{re.escape(first)}</td>", page)
+    lines = [e["text"] for e in history.lines(rt.store, gid, table.game, table.names, 0)]
+    assert any(line.startswith(f"Game over. {outcome['winner']}") for line in lines)
