@@ -23,6 +23,7 @@ from events.store import EventStore, key
 from games import registry
 
 HERE = Path(__file__).resolve().parent
+MAX_EVENTS = 20_000  # a rules change that lets random games run forever must not hang this
 
 # (kind, players, options): the shapes of game a golden log should cover
 GAMES = [
@@ -54,6 +55,8 @@ def record(kind: str, players: int, options: dict | None, seed: int = 1) -> dict
     gid = table.game_id
     chooser = random.Random(seed)
     while not table.ended:
+        if table.version > MAX_EVENTS:
+            raise RuntimeError(f"{kind} x{players} did not end within {MAX_EVENTS} events")
         seat = chooser.choice(sorted(table.to_act()))
         move = chooser.choice(table.game.legal_moves(table.state, seat))
         service.play(gid, seat, move, table.version)

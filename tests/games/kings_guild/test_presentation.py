@@ -74,3 +74,12 @@ def test_presentation_template_renders_every_phase_of_random_games():
 
     for players in (1, 4):
         play_random_game(GAME, players, 21, BOTS, check=check)
+
+
+def test_presentation_names_the_stall_breaker_of_the_games_own_rules():
+    from games.rng import RecordingRandom
+    new = _render(GAME.setup(["Ann", "Bob"], {}, RecordingRandom(1)), 1)
+    assert "only when the table is stuck" in new
+    old = _render(GAME.for_rules("2").setup(["Ann", "Bob"], {}, RecordingRandom(1)), 1)
+    assert "only when the table is stuck" not in old
+    assert "no quest leaves the board, the oldest quest is retired" in old
