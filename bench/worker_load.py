@@ -128,6 +128,11 @@ def drained(redis_client, run: Run) -> bool:
                and not values[i + 2] for i in range(0, len(values), 3))
 
 
+def emails(redis_client) -> int:
+    """Emails the outbox stored so far (its sequence: the outbox keeps only the last 1,000)."""
+    return int(redis_client.get("rp:outbox:seq") or 0)
+
+
 def settled_notices(redis_client) -> int:
     """Turn notices the worker has settled: mailed, or found out of date (the player
     had moved on before the email job ran, so there was nothing to say)."""
@@ -153,7 +158,7 @@ def load(url: str, redis_client, args, label: str, **env: str) -> dict[str, floa
             games.append((created["id"], [s["token"] for s in created["seats"]]))
         run = Run(games, {g: {} for g, _ in games}, {g: {} for g, _ in games})
         wait_until(lambda: drained(redis_client, run), args.drain_limit)  # the invitations
-        emails_before = redis_client.zcard("rp:outbox")
+        emails_before = emails(redis_client)
         notices_before = settled_notices(redis_client)
         stop_clients, stop_watch, samples = threading.Event(), threading.Event(), []
         watcher = threading.Thread(target=watch, args=(redis_client, run, stop_watch, samples))
@@ -168,14 +173,14 @@ def load(url: str, redis_client, args, label: str, **env: str) -> dict[str, floa
         for t in threads:
             t.join(60)
         stopped = time.monotonic()
-        emails_during = redis_client.zcard("rp:outbox") - emails_before
+        emails_during = emails(redis_client) - emails_before
         notices_during = settled_notices(redis_client) - notices_before
         rq_at_stop = rq_bytes(redis_client)
         drain = wait_until(lambda: drained(redis_client, run), args.drain_limit)
         drain = float("inf") if drain is None else drain
         stop_watch.set()
         watcher.join(10)
-        emails_total = redis_client.zcard("rp:outbox") - emails_before
+        emails_total = emails(redis_client) - emails_before
         rq_after = rq_bytes(redis_client)
     moves = sum(len(v) for v in run.accepted.values())
     lags = [run.seen[g][v] - at if v in run.seen[g] else float("inf")

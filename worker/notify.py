@@ -50,13 +50,10 @@ def _local_time(iso: str | None, tz: str | None) -> str | None:
 
 def _send_once(rt: Runtime, marker: str, build, done) -> bool:
     """Send the email ``build()`` makes unless ``marker`` says it went already."""
-    if rt.redis.get(marker) in DONE:
-        done()
-        return False
     with lease(rt.redis, f"{marker}:lease", LEASE_SECONDS) as held:
         if not held:
             return False  # another job is sending it right now
-        if rt.redis.get(marker) in DONE:  # that job finished just before we took the lease
+        if rt.redis.get(marker) in DONE:  # sent (or settled) already
             done()
             return False
         try:
@@ -98,8 +95,8 @@ def _seat_info(rt: Runtime, game_id: str, seat: int) -> dict:
     return seats[seat] if seat < len(seats) else {"seat": seat, "name": f"Seat {seat}"}
 
 
-def _common(rt: Runtime, game_id: str, seat: int) -> dict:
-    info = _seat_info(rt, game_id, seat)
+def _common(rt: Runtime, game_id: str, seat: int, info: dict | None = None) -> dict:
+    info = info or _seat_info(rt, game_id, seat)
     return {
         "player": info, "game_id": game_id,
         "play_url": rt.url(f"/play/{rt.links.make(game_id, seat, 'play')}"),
@@ -157,7 +154,7 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
             return None  # the turn passed before the mail went out; nothing to say
         table = rt.games.load(game_id)
         deadline = json.loads(awaiting).get("deadline") if awaiting else None
-        ctx = _common(rt, game_id, seat) | {
+        ctx = _common(rt, game_id, seat, info) | {
             "game": table.game, "table": table, "seat": seat, "is_turn": is_turn,
             "invitation": version == 1, "reminder": reminder,
             "act_url": rt.url(f"/m/{rt.links.make(game_id, seat, 'act', table.version)}"),
@@ -189,7 +186,7 @@ def send_undo(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
                 or pending["version"] != version:
             return None  # already settled
         table = rt.games.load(game_id)
-        ctx = _common(rt, game_id, seat) | {
+        ctx = _common(rt, game_id, seat, info) | {
             "game": table.game, "asker": table.names[pending["seat"]], "names": table.names}
         return _render(rt, "undo", f"{ctx['asker']} asks to take back a move in "
                        f"{table.game.name}", info["email"], f"undo:{game_id}:{version}:{seat}",
@@ -210,7 +207,7 @@ def send_timed_out(rt: Runtime, game_id: str, version: int, late: int, seat: int
         if not info.get("email") or info.get("muted"):
             return None
         table = rt.games.load(game_id)
-        ctx = _common(rt, game_id, seat) | {
+        ctx = _common(rt, game_id, seat, info) | {
             "game": table.game, "late": table.names[late], "is_late": late == seat}
         subject = (f"Your deadline passed in {table.game.name}" if late == seat else
                    f"{table.names[late]} missed the deadline in {table.game.name}")
@@ -229,7 +226,7 @@ def send_ended(rt: Runtime, game_id: str, seat: int) -> bool:
         if not info.get("email") or info.get("muted"):
             return None
         table = rt.games.load(game_id)
-        ctx = _common(rt, game_id, seat) | {
+        ctx = _common(rt, game_id, seat, info) | {
             "game": table.game, "table": table, "seat": seat, "names": table.names,
             "outcome": table.outcome(), "secret": (table.revealed_secrets or [""])[-1],
             "summary": table.game.summary(table.state, seat),

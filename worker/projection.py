@@ -90,10 +90,7 @@ def project_game(rt: Runtime, game_id: str,
         with lease(rt.redis, key(game_id, "projecting"), LOCK_SECONDS) as held:
             if not held:
                 return notices  # the holder looks again after it lets go
-            while True:
-                found += _project_once(rt, game_id)
-                if not _lags(rt, game_id):
-                    break
+            found += _project_once(rt, game_id)
         for notice in found:
             deliver(rt, game_id, notice)
         notices += found
@@ -104,19 +101,31 @@ def project_game(rt: Runtime, game_id: str,
 
 def _lags(rt: Runtime, game_id: str) -> bool:
     """Whether the game's log holds events its read models do not reflect yet."""
-    return rt.store.version(game_id) > int(rt.redis.get(key(game_id, "projected")) or 0)
+    last, projected = _read(rt, game_id)[:2]
+    return last > projected
+
+
+def _read(rt: Runtime, game_id: str, everything: bool = False) -> list[Any]:
+    """In one round trip: the log's last version, the version projected, and with
+    ``everything`` the game's ``awaiting``, settings and snapshot version."""
+    pipe = rt.redis.pipeline(transaction=False)
+    pipe.xrevrange(key(game_id, "log"), count=1)
+    pipe.get(key(game_id, "projected"))
+    if everything:
+        pipe.hgetall(key(game_id, "awaiting"))
+        pipe.get(key(game_id, "settings"))
+        pipe.get(key(game_id, "snapshot_version"))
+    last, projected, *rest = pipe.execute()
+    return [int(last[0][0].split("-", 1)[1]) if last else 0, int(projected or 0), *rest]
 
 
 def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
-    projected = int(rt.redis.get(key(game_id, "projected")) or 0)
-    last = rt.store.version(game_id)
+    last, projected, awaiting_raw, settings_raw, snapshot_raw = _read(rt, game_id, True)
     if projected >= last:
         return []
     table = rt.replayer.load(game_id, at=projected) if projected else None
-    awaiting = {int(s): json.loads(v) for s, v in
-                rt.redis.hgetall(key(game_id, "awaiting")).items()}
-    settings = rt.store.get_json(game_id, "settings") or {}
-    hours = settings.get("deadline_hours")
+    awaiting = {int(s): json.loads(v) for s, v in awaiting_raw.items()}
+    hours = (json.loads(settings_raw or "null") or {}).get("deadline_hours")
     notices: list[Notice] = []
     since = time.time()
     for event in rt.store.iter(game_id, projected + 1, last):
@@ -155,11 +164,14 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     pipe.set(key(game_id, "summary"), json.dumps(summary_of(table)))
     pipe.set(key(game_id, "projected"), table.version)
     pipe.execute()
-    rt.redis.zadd(LOBBY, {game_id: time.time()})
+    # the indexes across games, outside the game's transaction (another hash slot)
+    pipe = rt.redis.pipeline(transaction=False)
+    pipe.zadd(LOBBY, {game_id: time.time()})
     if notices:
-        rt.redis.sadd(PENDING_GAMES, game_id)
-    if table.version - rt.replayer.snapshot_version(game_id) >= rt.config["SNAPSHOT_EVERY"] \
-            or table.ended:
+        pipe.sadd(PENDING_GAMES, game_id)
+    pipe.execute()
+    snapshot_version = json.loads(snapshot_raw) if snapshot_raw else 0
+    if table.version - snapshot_version >= rt.config["SNAPSHOT_EVERY"] or table.ended:
         rt.replayer.write_snapshot(table)
     return notices
 
