@@ -103,7 +103,7 @@ def test_rq_worker_projects_and_emails_through_sendgrid_once_despite_a_crash(
 
 def _play_through_a_worker(rt, worker, moves: int) -> str:
     """Random moves of one game, each projected and mailed by the RQ worker as in
-    production (the web enqueues ``project:<game>:<version>`` after an append (one coalesced `project:<game>` job per game))."""
+    production (the web enqueues one coalesced ``project:<game>`` job per game)."""
     import random
 
     from worker import jobs
