@@ -213,7 +213,7 @@ class Architects(Game):
     # -- take-backs --------------------------------------------------------------------------
     def reveals(self, before: State, after: State, seat: int, move: Move) -> str | None:
         """A take-back is refused once the move turned up a face-down card (see takebacks)."""
-        return takebacks.reveals(self, before, after, seat)
+        return takebacks.reveals(before, after, seat)
 
     # -- presentation ------------------------------------------------------------------------
     def move_label(self, state: State, seat: int, move: Move) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from games.architects import GAME, cards, guildhall
-from games.architects.takebacks import drawn_from_top
+from games.architects.takebacks import drawn_from_top, seen, seen_by
 from games.bots import choose_seat_and_move
 from games.protocol import IllegalMove
 from games.rng import RecordingRandom
@@ -333,3 +333,20 @@ def test_a_move_that_may_be_taken_back_shows_nobody_a_card_the_mover_could_not_s
                 f"{move} by seat {seat} showed seat {viewer} a hidden card"
             checked += 1
     assert checked and refused
+
+
+@pytest.mark.parametrize("n,options", GAMES, ids=[f"{n}p-{sorted(o)}" for n, o in GAMES])
+def test_the_cards_a_seat_sees_are_the_ones_its_view_shows(
+        n: int, options: dict[str, Any]) -> None:
+    """``reveals`` reads what each seat sees from the state, not from its view: the two
+    must agree at every position, for every seat."""
+    chooser = random.Random(n)
+    opts = GAME.normalize_options(dict(options), n)
+    state = GAME.setup([f"P{i}" for i in range(n)], opts, RecordingRandom(n))
+    for _ in range(MOVES):
+        for viewer in range(n):
+            assert seen_by(state, viewer) == seen(GAME.view(state, viewer))
+        if GAME.outcome(state) is not None:
+            break
+        seat, move = choose_seat_and_move(GAME, state, chooser)
+        GAME.apply(state, seat, move, RecordingRandom(chooser.getrandbits(32)))
