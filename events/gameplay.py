@@ -17,12 +17,14 @@ from typing import Any
 from events import envelope as ev
 from events.envelope import Event, seat_actor
 from events.replay import Replayer, Table
-from events.store import ConflictError, EventStore, key, new_game_id
+from events.store import LRU, ConflictError, EventStore, key, new_game_id
 from games import registry
 from games.protocol import Game, IllegalMove, State
 from games.rng import RecordingRandom, commitment, seed_for
 
 log = logging.getLogger(__name__)
+
+SECRETS_KEPT = 4096  # per process: game secrets read once (they never change)
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,9 @@ class GameService:
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self.replayer = Replayer(store)
+        # "game commitment" -> secret: a secret never changes once committed, so each
+        # process reads it once (a bounded LRU, shared by the process's threads)
+        self._secrets = LRU(SECRETS_KEPT)
 
     # -- queries -----------------------------------------------------------------------
     def load(self, game_id: str, at: int | None = None) -> Table:
@@ -91,7 +96,14 @@ class GameService:
 
     def play(self, game_id: str, seat: int, move: dict[str, Any],
              expected_version: int, same_turn: bool = False) -> Event:
-        """Decide and append one move; ConflictError or IllegalMove on refusal.
+        """Decide and append one move (see :meth:`play_move`); the appended event."""
+        return self.play_move(game_id, seat, move, expected_version, same_turn)[0]
+
+    def play_move(self, game_id: str, seat: int, move: dict[str, Any],
+                  expected_version: int, same_turn: bool = False) -> tuple[Event, Table]:
+        """Decide and append one move: the event and the table right after it (the
+        caller may show the new position without reading it back).  ConflictError or
+        IllegalMove on refusal.
 
         The move is decided on the position at ``expected_version``: if the game moved
         on since, it is refused with ConflictError, unless everything after that version
@@ -126,9 +138,12 @@ class GameService:
         event = self.store.append(game_id, expected_version, Event(
             version=expected_version + 1, type=ev.MOVE_PLAYED, actor=seat_actor(seat),
             data={"seat": seat, "move": move, "final": final}, tape=rng.tape))
+        table.version = event.version
         if table.outcome() is not None:
-            self.end_if_over(game_id)
-        return event
+            ended = self.end_if_over(game_id)
+            if ended is not None:
+                table.version, table.ended = ended.version, True
+        return event, table
 
     # -- undo by agreement ------------------------------------------------------------
     # Every decision below is made on the log as it stood at one version, and the event
@@ -374,12 +389,17 @@ class GameService:
         """The secret behind ``committed`` (default: the commitment in force now)."""
         if committed is None:
             committed = self.load(game_id).commitment
+        kept = self._secrets.get(f"{game_id} {committed}")
+        if kept is not None:
+            return kept
         found = self.store.redis.hget(key(game_id, "secrets"), committed)
         if found is None:  # games created before secrets were kept by commitment
             found = self.store.redis.get(key(game_id, "secret"))
         if found is None or commitment(bytes.fromhex(found)) != committed:
             raise RuntimeError(f"the secret of game {game_id} is missing")
-        return bytes.fromhex(found)
+        secret = bytes.fromhex(found)
+        self._secrets[f"{game_id} {committed}"] = secret
+        return secret
 
 
 def final_reason(game: Game, before: State, after: State, seat: int, move: dict[str, Any],

@@ -73,7 +73,6 @@ class EventStore:
 
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
-        self._appended: LRU = LRU(4096)
 
     # -- writing -----------------------------------------------------------------------
     def append(self, game_id: str, expected_version: int, event: Event) -> Event:
@@ -105,13 +104,7 @@ class EventStore:
             raise ConflictError(self.version(game_id)) from added
         if isinstance(added, Exception):
             raise added
-        self._appended[game_id] = sealed.version
         return sealed
-
-    def last_appended(self, game_id: str) -> int | None:
-        """The newest version this process appended to the game (a hint for answers such
-        as a move's 201; :meth:`version` is the truth)."""
-        return self._appended.get(game_id)
 
     # -- reading -----------------------------------------------------------------------
     def version(self, game_id: str) -> int:

@@ -163,11 +163,14 @@ def get_game(game_id: str):
 def post_move(game_id: str):
     link = player(game_id)
     data = body(schemas.MoveIn())
-    event = rt().games.play(game_id, link.seat, data["move"], data["expected_version"])
+    event, table = rt().games.play_move(game_id, link.seat, data["move"],
+                                        data["expected_version"])
     after_append(game_id, event.version)
-    # the move's version, or the GameEnded's the move led to (appended by this process)
-    version = max(event.version, rt().store.last_appended(game_id) or 0)
-    return jsonify({"version": version}), 201
+    # the new position as the mover sees it, from the table the move was decided on: a
+    # client needs no GET (the version is the GameEnded's when the move ended the game)
+    return jsonify({"version": table.version, "to_act": sorted(table.to_act()),
+                    "view": table.game.view(table.state, link.seat),
+                    "outcome": table.outcome() if table.ended else None}), 201
 
 
 @bp.post("/games/<game_id>/token")

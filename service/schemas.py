@@ -127,6 +127,9 @@ class MoveIn(StrictSchema):
 
 class MovedOut(Schema):
     version = fields.Integer()
+    to_act = fields.List(fields.Integer())  # after a move: the new position, for the mover
+    view = fields.Dict()
+    outcome = fields.Dict(allow_none=True)
 
 
 class GameOut(Schema):

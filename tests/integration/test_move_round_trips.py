@@ -81,3 +81,14 @@ def test_the_201_answers_the_version_after_the_move_and_any_end_it_led_to(rq_app
         assert reply.status_code == 201
         assert reply.json["version"] == rt.store.version(gid)
     assert rt.games.load(gid).ended
+
+
+def test_the_process_reads_a_games_secret_once(rq_app, round_trips):
+    client = rq_app.test_client()
+    gid, tokens = new_game(client)
+    assert post_move(client, gid, tokens, 0)[1]().status_code == 201
+    _, post = post_move(client, gid, tokens, 1)
+    round_trips.clear()
+    assert post().status_code == 201
+    assert not any(b"secrets" in command for command in round_trips)
+    assert len(round_trips) <= 5

@@ -94,7 +94,9 @@ def test_move_applies_conflicts_and_illegal_moves(client, new_game, rt):
     url = f"/api/v1/games/{gid}/moves"
     ok = client.post(url, headers=bearer(tokens[0]),
                      json={"move": {"type": "ante", "amount": 2}, "expected_version": 1})
-    assert ok.status_code == 201 and ok.json == {"version": 2}
+    assert ok.status_code == 201 and ok.json["version"] == 2
+    assert ok.json["to_act"] == [1] and ok.json["view"]["antes"] == [2, False]  # the new
+    assert ok.json["outcome"] is None                                       # position
     stale = client.post(url, headers=bearer(tokens[1]),
                         json={"move": {"type": "ante", "amount": 1}, "expected_version": 1})
     assert stale.status_code == 409 and stale.json["error"] == "conflict"
