@@ -60,6 +60,8 @@ def update_guild(state: State, guild: str, table: list[dict[str, int]] | None = 
     size = len(track)
     st = {s: table[s][guild] for s in range(state["n"])}
     seated = [s for s in track if s is not None]
+    if not seated and not any(st.values()):
+        return  # nobody holds a seat or a star here: nothing to rank (most guilds, early)
     for s in list(seated):
         if st[s] == 0:
             seated.remove(s)

@@ -113,8 +113,10 @@ def _showed_writs(before: State, after: State, seat: int) -> str | None:
         return "it drew Royal Writs"
     unseen = set(WRITS) - _writs_in(before, seat)
     for viewer in _viewers(after):
-        new = (_writs_in(after, viewer) - _writs_in(before, viewer)) & unseen
-        if not new:
+        # Building a view is the costly part: the one before the move is needed only when
+        # the view after it shows a writ the mover had not seen.
+        shown = _writs_in(after, viewer) & unseen
+        if not shown or not shown - _writs_in(before, viewer):
             continue
         if after["outcome"] and not before["outcome"]:
             return "it ended the game and showed the other players' sealed charters"
