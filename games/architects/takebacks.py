@@ -141,7 +141,9 @@ def private_cards(state: State, seat: int) -> set[tuple[str, int]]:
 
 
 def _add(out: set[tuple[str, int]], kind: str, ids: Iterable[Any]) -> None:
-    out.update((kind, c) for c in ids if isinstance(c, int) and not isinstance(c, bool))
+    # The state is JSON, so ``type(c) is int`` is ``seen``'s "an int, not a bool" (None
+    # marks an empty slot); a list is built rather than a generator because it is faster.
+    out.update([(kind, c) for c in ids if type(c) is int])
 
 
 WHERE = {
