@@ -23,6 +23,8 @@ from events.replay import Replayer, surviving
 from events.store import EventStore, new_game_id
 from games.protocol import IllegalMove
 
+SNAPSHOT_EVERY = 50  # the worker's default
+
 
 def play_game(service: GameService, kind: str, players: int, seed: int,
               takebacks: int) -> tuple[str, int]:
@@ -66,9 +68,12 @@ def copy_without_takebacks(service: GameService, game_id: str) -> str:
 
 
 def snapshot_before_tail(service: GameService, game_id: str, tail: int) -> None:
-    """The worker's snapshot, ``tail`` events before the end (as in bench/load_game.py)."""
+    """The worker's snapshots: the latest ``tail`` events before the end, and the one
+    it replaced, SNAPSHOT_EVERY events earlier (as in production)."""
     last = service.store.version(game_id)
-    service.replayer.write_snapshot(service.load(game_id, at=max(1, last - tail)))
+    for at in (last - tail - SNAPSHOT_EVERY, last - tail):
+        if at >= 1:
+            service.replayer.write_snapshot(service.load(game_id, at=at))
 
 
 def load(service: GameService, game_id: str, use_snapshot: bool):

@@ -16,7 +16,7 @@ from typing import Any
 
 from events import envelope as ev
 from events.envelope import Event
-from events.store import EventStore, UnknownGame
+from events.store import EventStore, UnknownGame, key
 from games import registry
 from games.protocol import Game, State
 from games.rng import TapePlayer
@@ -131,7 +131,12 @@ class Replayer:
         start = 1 if base is None else base.version + 1
         events = list(self.store.iter(game_id, start, at))
         table = self._fold(game_id, base, events)
-        if table is None:  # a rewind in the tail went back past the cached table
+        if table is None and use_snapshot:  # a take-back reached back past the base
+            earlier = self.snapshot(game_id, "snapshot:prev")
+            if earlier is not None and (at is None or earlier.version <= at):
+                table = self._fold(game_id, earlier,
+                                   list(self.store.iter(game_id, earlier.version + 1, at)))
+        if table is None:
             table = self._fold(game_id, None, list(self.store.iter(game_id, 1, at)))
         if table is None:
             raise UnknownGame(game_id)
@@ -242,8 +247,9 @@ class Replayer:
         return table
 
     # -- snapshots (a cache the worker writes; the stream stays the truth) ------------
-    def snapshot(self, game_id: str) -> Table | None:
-        data = self.store.get_json(game_id, "snapshot")
+    def snapshot(self, game_id: str, name: str = "snapshot") -> Table | None:
+        """The worker's latest snapshot (``name="snapshot:prev"``: the one before it)."""
+        data = self.store.get_json(game_id, name)
         if not data:
             return None
         table = Table.from_json(data["table"])
@@ -256,10 +262,20 @@ class Replayer:
         return table
 
     def write_snapshot(self, table: Table) -> None:
-        """Cache ``table``, tagged with the rules version that folded it."""
-        self.store.put_json(table.game_id, "snapshot", {
-            "written_with": registry.get(table.kind).rules_version, "table": table.to_json()})
-        self.store.put_json(table.game_id, "snapshot_version", table.version)
+        """Cache ``table``, tagged with the rules version that folded it.  The snapshot it
+        replaces is kept as ``snapshot:prev``: a take-back that reaches back past the
+        latest one (a move taken back again and again) then starts from there, not from
+        event 1."""
+        latest, earlier = key(table.game_id, "snapshot"), key(table.game_id, "snapshot:prev")
+        keep = bool(self.store.redis.exists(latest)) and \
+            self.snapshot_version(table.game_id) < table.version
+        pipe = self.store.redis.pipeline(transaction=True)
+        if keep:
+            pipe.rename(latest, earlier)  # server-side: the old JSON is not sent back
+        pipe.set(latest, json.dumps({"written_with": registry.get(table.kind).rules_version,
+                                     "table": table.to_json()}))
+        pipe.set(key(table.game_id, "snapshot_version"), json.dumps(table.version))
+        pipe.execute()
 
     def snapshot_version(self, game_id: str) -> int:
         """The version of the game's snapshot (0: none), without reading the snapshot."""

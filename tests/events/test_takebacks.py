@@ -307,3 +307,19 @@ def test_the_epoch_secret_cannot_be_overwritten_by_a_failed_rewind(service):
     with pytest.raises(ConflictError):
         service.rewind(gid, 4, "stale", "admin", expected_version=version - 1)
     assert service._secret(gid, service.load(gid).commitment)
+
+
+def test_a_take_back_past_the_latest_snapshot_starts_from_the_one_before(service,
+                                                                        monkeypatch):
+    table = service.create("test-race", PLAYERS, {"target": 500})
+    gid = table.game_id
+    play_randomly(service, gid, 8)  # versions 2..9
+    service.replayer.write_snapshot(service.load(gid, at=6))
+    service.replayer.write_snapshot(service.load(gid, at=9))  # version 6 is kept as prev
+    service.rewind(gid, 7, "misclick", "admin")  # back past the latest snapshot
+    calls = count_applies(monkeypatch, table.game)
+    loaded = Replayer(service.store).load(gid)
+    assert calls == [service.store.read(gid, 7, 7)[0].data["seat"]], \
+        "only move 7 is folded, on top of the snapshot at 6 (not every move from 1)"
+    monkeypatch.undo()
+    assert loaded == Replayer(service.store).load(gid, use_snapshot=False)
