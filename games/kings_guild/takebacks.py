@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.kings_guild import guild, stall, views
+from games.kings_guild import stall, views
 
 State = dict[str, Any]
 STALL_CHECK = "it ended a turn at which the stall breaker's check looked at the hands"
@@ -49,10 +49,10 @@ _WHAT = {
 
 
 def oracle_peek(state: State, seat: int | None) -> list[int]:
-    """The quest cards on the deck that ``seat`` sees (the Oracle, as the view shows it)."""
-    if seat is None or not guild.has_specialist(state, seat, "Oracle"):
-        return []
-    return [q["id"] for q in views.view(state, seat).get("oracle", [])]
+    """The quest cards on the deck that ``seat`` sees (the Oracle, as the view shows it;
+    read straight from the state, since building the whole view for it cost more than
+    the rest of the take-back check)."""
+    return views.oracle_peek(state, seat)
 
 
 def hidden_zones(state: State) -> dict[Token, tuple[str, frozenset[int]]]:

@@ -184,6 +184,17 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         out["funeral"] = None
     if seat is not None:
         out["hand"] = [treasure_card(c) for c in guild.player(state, seat)["hand"]]
-        if guild.has_specialist(state, seat, "Oracle") and state["current"] == seat:
-            out["oracle"] = [quest_card(q) for q in state["quest_deck"][:2]]
+        if sees_oracle(state, seat):
+            out["oracle"] = [quest_card(q) for q in oracle_peek(state, seat)]
     return out
+
+
+def sees_oracle(state: State, seat: int | None) -> bool:
+    """The Oracle's owner looks at the top of the quest deck on their own turn."""
+    return (seat is not None and state["current"] == seat
+            and guild.has_specialist(state, seat, "Oracle"))
+
+
+def oracle_peek(state: State, seat: int | None) -> list[int]:
+    """The quest cards on the deck that ``seat`` sees now (the Oracle: the top two)."""
+    return state["quest_deck"][:2] if sees_oracle(state, seat) else []
