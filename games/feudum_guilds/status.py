@@ -8,6 +8,7 @@ from games.feudum_guilds.components import GUILDS, C
 
 State = dict[str, Any]
 SEAT_NAMES = ["master", "journeyman", "apprentice"]
+LINKED: dict[str, str] = C["linked_location"]  # guild -> the location kind linked to it
 
 
 def stars(state: State, seat: int, guild: str) -> int:
@@ -48,8 +49,7 @@ def star_table(state: State) -> list[dict[str, int]]:
                 primary[loc["guild"]] += 3
             else:
                 kinds[loc["kind"]] += 1
-        table.append({g: primary[g] + kinds[C["linked_location"][g]] if primary[g] else 0
-                      for g in GUILDS})
+        table.append({g: primary[g] + kinds[LINKED[g]] if primary[g] else 0 for g in GUILDS})
     return table
 
 
@@ -58,10 +58,10 @@ def update_guild(state: State, guild: str, table: list[dict[str, int]] | None = 
     table = table or star_table(state)
     track = state["guilds"][guild]["seats"]
     size = len(track)
-    st = {s: table[s][guild] for s in range(state["n"])}
     seated = [s for s in track if s is not None]
-    if not seated and not any(st.values()):
+    if not seated and not any(row[guild] for row in table):
         return  # nobody holds a seat or a star here: nothing to rank (most guilds, early)
+    st = {s: table[s][guild] for s in range(state["n"])}
     for s in list(seated):
         if st[s] == 0:
             seated.remove(s)

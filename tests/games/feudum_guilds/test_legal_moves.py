@@ -12,7 +12,7 @@ import pytest
 from games.bots import play_random_game
 from games.feudum_guilds import ALL_MODULES, GAME
 from games.protocol import IllegalMove
-from games.rng import RecordingRandom
+from games.rng import RecordingRandom, TapeError, TapePlayer
 
 
 def _key(move: dict) -> str:
@@ -75,3 +75,21 @@ def test_legal_moves_empty_for_a_seat_not_to_act_and_for_a_bool_seat(table):
     assert t.moves(0) == [] and t.moves(2) == []
     assert "not your turn" in t.illegal(0, {"type": "forfeit"})
     assert "no such seat" in t.illegal(True, {"type": "forfeit"})
+
+
+def test_a_move_that_fails_halfway_leaves_the_state_as_it_was():
+    """A move whose randomness runs out part way through (its tape is empty) raises, and
+    the state is exactly what it was before: apply never leaves half a move behind."""
+    _, record = play_random_game(GAME, 3, 8)
+    state = GAME.setup(list(record.players), dict(record.options),
+                       TapePlayer(record.setup_tape))
+    failed = 0
+    for seat, move, tape in record.moves:
+        if tape:
+            before = copy.deepcopy(state)
+            with pytest.raises(TapeError):
+                GAME.apply(state, seat, copy.deepcopy(move), TapePlayer(tape[:-1]))
+            assert state == before, f"{move} failed halfway and changed the state"
+            failed += 1
+        GAME.apply(state, seat, copy.deepcopy(move), TapePlayer(tape))
+    assert failed >= 10
