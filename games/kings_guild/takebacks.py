@@ -55,29 +55,47 @@ def oracle_peek(state: State, seat: int | None) -> list[int]:
     return views.oracle_peek(state, seat)
 
 
+def hidden_parts(state: State) -> dict[str, Any]:
+    """The parts of the state where hidden things lie: everything :func:`hidden_zones`
+    reads, and nothing else (so a move that leaves them equal revealed nothing)."""
+    funeral = state["funeral"]
+    return {
+        "treasure decks": state["treasure_decks"],
+        "quest deck": state["quest_deck"],
+        "oracle peeks": [oracle_peek(state, seat) for seat in range(state["n"])],
+        "specialist deck": state["specialist_deck"],
+        "box": (state["treasures_boxed"], state["quests_boxed"], state["specialists_boxed"]),
+        "hands": [p["hand"] for p in state["guilds"]],
+        "undivided": [(e["seat"], e["cards"]) for e in state["pending"]
+                      if e["kind"] == "keep_treasure"],
+        "bids": sorted(int(s) for s in funeral["bids"]) if funeral else [],
+    }
+
+
 def hidden_zones(state: State) -> dict[Token, tuple[str, frozenset[int]]]:
     """Every hidden thing, with the zone it lies in and the seats that can see it."""
+    return _zones(hidden_parts(state))
+
+
+def _zones(parts: dict[str, Any]) -> dict[Token, tuple[str, frozenset[int]]]:
     nobody: frozenset[int] = frozenset()
     out: dict[Token, tuple[str, frozenset[int]]] = {}
-    for deck in state["treasure_decks"].values():
+    for deck in parts["treasure decks"].values():
         out.update((("treasure", c), ("treasure deck", nobody)) for c in deck)
-    out.update((("quest", q), ("quest deck", nobody)) for q in state["quest_deck"])
-    for seat in range(state["n"]):
-        for q in oracle_peek(state, seat):
+    out.update((("quest", q), ("quest deck", nobody)) for q in parts["quest deck"])
+    for seat, peek in enumerate(parts["oracle peeks"]):
+        for q in peek:
             out[("quest", q)] = ("quest deck", out[("quest", q)][1] | {seat})
-    out.update((("specialist", s), ("specialist deck", nobody)) for s in state["specialist_deck"])
-    out.update((("treasure", c), ("box", nobody)) for c in state["treasures_boxed"])
-    out.update((("quest", q), ("box", nobody)) for q in state["quests_boxed"])
-    out.update((("specialist", s), ("box", nobody)) for s in state["specialists_boxed"])
-    for seat, p in enumerate(state["guilds"]):
-        out.update((("treasure", c), ("hand", frozenset({seat}))) for c in p["hand"])
-    for entry in state["pending"]:
-        if entry["kind"] == "keep_treasure":
-            owner = frozenset({entry["seat"]})
-            out.update((("treasure", c), ("hand", owner)) for c in entry["cards"])
-    if state["funeral"]:
-        out.update((("bid", int(s)), ("bid", frozenset({int(s)})))
-                   for s in state["funeral"]["bids"])
+    out.update((("specialist", s), ("specialist deck", nobody)) for s in parts["specialist deck"])
+    treasures_boxed, quests_boxed, specialists_boxed = parts["box"]
+    out.update((("treasure", c), ("box", nobody)) for c in treasures_boxed)
+    out.update((("quest", q), ("box", nobody)) for q in quests_boxed)
+    out.update((("specialist", s), ("box", nobody)) for s in specialists_boxed)
+    for seat, hand in enumerate(parts["hands"]):
+        out.update((("treasure", c), ("hand", frozenset({seat}))) for c in hand)
+    for seat, undivided in parts["undivided"]:
+        out.update((("treasure", c), ("hand", frozenset({seat}))) for c in undivided)
+    out.update((("bid", s), ("bid", frozenset({s}))) for s in parts["bids"])
     return out
 
 
@@ -85,8 +103,14 @@ def revealed(before: State, after: State, seat: int) -> dict[Token, str]:
     """What the move by ``seat`` from ``before`` to ``after`` showed to someone that the
     mover could not see before (and that someone could not either), with the zone it came
     from (``oracle``: still on the quest deck, now seen by the Oracle's owner)."""
-    was = hidden_zones(before)
-    now = hidden_zones(after)
+    parts_before, parts_after = hidden_parts(before), hidden_parts(after)
+    if parts_before == parts_after:
+        # Nine moves in ten (gathering, discarding, most ends of turn) touch no hidden
+        # part: the zones are then equal, and comparing the parts costs far less than
+        # listing every hidden card twice.
+        return {}
+    was = _zones(parts_before)
+    now = _zones(parts_after)
     out: dict[Token, str] = {}
     for token, (zone, seers) in was.items():
         if seat in seers:
