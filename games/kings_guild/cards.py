@@ -68,6 +68,16 @@ def boards() -> dict[str, Any]:
 
 
 @cache
+def mat_bonuses(mat: str) -> list[tuple[int, int, str]]:
+    """The bonus spaces of a player mat as (x, y, bonus) (the data file keys them ``"x_y"``)."""
+    out = []
+    for key, bonus in boards()["mats"][mat].items():
+        x, y = (int(v) for v in key.split("_"))
+        out.append((x, y, bonus))
+    return out
+
+
+@cache
 def guilds() -> dict[str, dict[str, Any]]:
     """Guild tiles by name."""
     return {g["name"]: g for g in boards()["guilds"]}
@@ -79,6 +89,7 @@ def setup_tables() -> dict[str, Any]:
     return _load("setup.json")
 
 
+@cache  # a view names every discarded card: parse each of the ~100 ids once
 def treasure(card: str) -> dict[str, Any]:
     """The type of one treasure card instance (ids look like ``t33_4``)."""
     return treasure_types()[int(card[1:].split("_")[0])]

@@ -54,8 +54,7 @@ def _guild(state: State, seat: int) -> dict[str, Any]:
     for room in p["rooms"]:
         for x, y in room["cells"]:
             grid[y][x] = {"room": room["name"], "guild": False}
-    for key, bonus in board["mats"][p["mat"]].items():
-        x, y = (int(v) for v in key.split("_"))
+    for x, y, bonus in cards.mat_bonuses(p["mat"]):
         if grid[y][x] is None:
             grid[y][x] = {"bonus": bonus}
     return {
