@@ -78,6 +78,7 @@ def hidden_zones(state: State) -> dict[Token, tuple[str, frozenset[int]]]:
 
 
 def _zones(parts: dict[str, Any]) -> dict[Token, tuple[str, frozenset[int]]]:
+    """:func:`hidden_zones` from the state's :func:`hidden_parts`."""
     nobody: frozenset[int] = frozenset()
     out: dict[Token, tuple[str, frozenset[int]]] = {}
     for deck in parts["treasure decks"].values():
