@@ -65,6 +65,17 @@ def history_rows(out: str):
     return rows
 
 
+def engine_rows(name: str):
+    """Rows of an engine benchmark: its ``engine`` line's ratio (the third figure)."""
+    def rows(out: str):
+        line = next((x for x in out.splitlines() if x.startswith("engine")), "")
+        figures = re.findall(r"[0-9]+\.[0-9]+", line)
+        ratio = float(figures[2]) if len(figures) >= 3 else float("nan")
+        return [(f"{name} engine per move (legal_moves + apply + reveals)",
+                 "JSON round trip of the same states", ratio, "<= half of before")]
+    return rows
+
+
 def worker_load_rows(out: str):
     ratios = out.split("ratios (ours / reference):")[-1] if "ratios" in out else ""
 
@@ -93,6 +104,9 @@ BENCHES = [
     Bench("takebacks.py", ["--repeat", "5"], takebacks_rows),
     Bench("api_moves.py", ["--moves", "200"], api_moves_rows),
     Bench("history.py", ["--events", "3000", "--repeat", "9"], history_rows),
+    Bench("engine_kings_guild.py", ["--games", "2"], engine_rows("King's Guild")),
+    Bench("engine_architects.py", ["--games", "3"], engine_rows("Architects")),
+    Bench("engine_feudum_guilds.py", ["--games", "3"], engine_rows("Feudum")),
     Bench("worker_load.py", ["--seconds", "10", "--drain-limit", "20"], worker_load_rows,
           limit=240),
 ]
