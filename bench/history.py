@@ -17,7 +17,7 @@ import random
 from common import BENCH_ADMIN, BENCH_SECRET, copies_for, real_redis, timed
 
 from events import history
-from service.links import api_token
+from worker.links import api_token
 
 
 def play(rt, gid: str, moves: int, seed: int) -> None:

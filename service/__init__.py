@@ -16,7 +16,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     Tests pass ``{"REDIS_CLIENT": fakeredis.FakeRedis(decode_responses=True)}`` and get
     jobs run inline; production passes nothing and reads ``REDIS_URL`` and friends.
     """
-    # Imported here so that `worker` can use `service.links` without an import cycle.
+    # Imported here: nothing is built at import time.
     from service import config as cfg
     from worker.runtime import Runtime, set_runtime, templates_dir
 

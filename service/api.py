@@ -16,7 +16,7 @@ from service import limits, schemas
 from service.auth import bearer, is_admin, player
 from service.current import after_append, rt
 from service.errors import ApiError
-from service.links import Link, api_token, rotate_api_token
+from worker.links import Link, api_token, rotate_api_token
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 

@@ -8,7 +8,7 @@ from flask import current_app, request
 
 from service.current import rt
 from service.errors import ApiError
-from service.links import Link
+from worker.links import Link
 
 
 def same_secret(given: str | None, expected: str | None) -> bool:
@@ -54,7 +54,7 @@ def player(game_id: str) -> Link:
     token = bearer()
     if not token:
         raise ApiError(401, "unauthorized", "Send your player token as 'Authorization: Bearer'.")
-    from service.links import api_generation
+    from worker.links import api_generation
 
     runtime = rt()
     link = runtime.links.check(token, "api")

@@ -16,6 +16,20 @@ from pathlib import Path
 import click
 
 
+def worker_runtime():
+    """A worker's runtime from the environment, after the web's start-up refusals (a
+    worker must never sign links with a weak secret)."""
+    from service.config import DEFAULTS, check, from_environment
+    from service.redis_setup import connect
+    from worker.runtime import Runtime
+    config = {**DEFAULTS, **from_environment()}
+    check(config)
+    url = config.get("REDIS_URL")
+    if not url:
+        raise click.ClickException("REDIS_URL is not set for this worker")
+    return Runtime(config, connect(url), connect(url, decode=False))
+
+
 def _admin_runtime():
     from service.config import DEFAULTS, from_environment
     from service.redis_setup import connect
@@ -335,16 +349,17 @@ def worker(burst: bool) -> None:
 
     from worker import jobs, process
     from worker.queue import QUEUE_NAME
-    from worker.runtime import runtime
+    from worker.runtime import set_runtime
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s"))
     logging.getLogger("worker").addHandler(handler)  # RQ sets up its own loggers
     logging.getLogger("worker").setLevel(logging.INFO)
     from service.config import ConfigError
     try:
-        rt = runtime()
+        rt = worker_runtime()
     except ConfigError as exc:  # one clear line, not a traceback
         raise click.ClickException(str(exc)) from None
+    set_runtime(rt)  # the jobs find it there (forked work horses inherit it)
     if burst:
         rt.enqueuer.enqueue(jobs.sweep, job_id="sweep")
     process.run(rt.rq_redis, QUEUE_NAME, tick=lambda: jobs.sweep_due(rt), burst=burst)

@@ -11,7 +11,7 @@ from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from events.store import ConflictError, UnknownGame
 from games.protocol import IllegalMove
-from service.links import LinkError
+from worker.links import LinkError
 
 log = logging.getLogger(__name__)
 

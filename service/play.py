@@ -24,7 +24,7 @@ from events.envelope import Event
 from events.store import ConflictError
 from games.protocol import IllegalMove
 from service.current import after_append, rt
-from service.links import Link, api_token, burn, is_used, rotate_api_token, unburn
+from worker.links import Link, api_token, burn, is_used, rotate_api_token, unburn
 
 bp = Blueprint("play", __name__)
 

@@ -7,7 +7,6 @@ in tests, runs jobs inline against it.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ import redis
 from events.gameplay import GameService
 from events.replay import Replayer
 from events.store import EventStore
-from service.links import Links
+from worker.links import Links
 from worker.mail import MailBackend, make_backend
 from worker.queue import Enqueuer
 
@@ -48,7 +47,9 @@ def register_extra_games(spec: str | None) -> None:
 
 @dataclass
 class Runtime:
-    """Connections and services of one process."""
+    """Connections and services of one process (built by the web app's factory, or by
+    `ravenpost worker` from the environment: service/ knows the configuration, this
+    floor only uses it)."""
 
     config: dict[str, Any]
     redis: redis.Redis  # decode_responses=True
@@ -91,15 +92,9 @@ def set_runtime(runtime: Runtime | None) -> None:
 
 
 def runtime() -> Runtime:
-    """This process's runtime; an RQ worker builds it from the environment."""
-    global _runtime
+    """This process's runtime: the web app's, or the one `ravenpost worker` built from
+    the environment before it started working (forked work horses inherit it)."""
     if _runtime is None:
-        from service.config import DEFAULTS, check, from_environment
-        from service.redis_setup import connect
-        config = {**DEFAULTS, **from_environment()}
-        check(config)  # the web's start-up refusals: never sign links with a weak secret
-        url = config.get("REDIS_URL") or os.environ.get("REDIS_URL")
-        if not url:
-            raise RuntimeError("REDIS_URL is not set for this worker")
-        _runtime = Runtime(config, connect(url), connect(url, decode=False))
+        raise RuntimeError("this process has no runtime: start workers with `ravenpost "
+                           "worker`, which builds it from the environment")
     return _runtime

@@ -77,19 +77,19 @@ def worker_environment(monkeypatch):
 
 @pytest.mark.parametrize("secret", [None, "dev-secret-change-me", "short"])
 def test_the_worker_refuses_what_the_web_refuses(worker_environment, secret):
-    from worker.runtime import runtime
+    from service.cli import worker_runtime
     if secret:
         worker_environment.setenv("SECRET_KEY", secret)
     with pytest.raises(ConfigError, match="SECRET_KEY"):
-        runtime()
+        worker_runtime()
 
 
 def test_the_worker_refuses_a_short_admin_token(worker_environment):
-    from worker.runtime import runtime
+    from service.cli import worker_runtime
     worker_environment.setenv("SECRET_KEY", SECRET)
     worker_environment.setenv("ADMIN_TOKEN", "short")
     with pytest.raises(ConfigError, match="ADMIN_TOKEN"):
-        runtime()
+        worker_runtime()
 
 
 def test_ravenpost_worker_says_why_in_one_line_and_exits_non_zero(worker_environment):
