@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -28,6 +28,7 @@ class Bench:
     small: list[str]  # arguments for the quick run
     rows: Callable[[str], list[tuple[str, str, float, str]]]  # (measure, reference, ratio, goal)
     limit: float = 180
+    args: list[str] = field(default_factory=list)  # arguments of every run (a game kind)
 
 
 def _find(pattern: str, text: str) -> float:
@@ -104,9 +105,9 @@ BENCHES = [
     Bench("takebacks.py", ["--repeat", "5"], takebacks_rows),
     Bench("api_moves.py", ["--moves", "200"], api_moves_rows),
     Bench("history.py", ["--events", "3000", "--repeat", "9"], history_rows),
-    Bench("engine_kings_guild.py", ["--games", "2"], engine_rows("King's Guild")),
-    Bench("engine_architects.py", ["--games", "3"], engine_rows("Architects")),
-    Bench("engine_feudum_guilds.py", ["--games", "3"], engine_rows("Feudum")),
+    Bench("engines.py", ["--games", "2"], engine_rows("King's Guild"), args=["kings-guild"]),
+    Bench("engines.py", ["--games", "3"], engine_rows("Architects"), args=["architects"]),
+    Bench("engines.py", ["--games", "3"], engine_rows("Feudum"), args=["feudum-guilds"]),
     Bench("worker_load.py", ["--seconds", "10", "--drain-limit", "20"], worker_load_rows,
           limit=240),
 ]
@@ -123,7 +124,8 @@ def main() -> None:
     for bench in BENCHES:
         if args.only and bench.script not in args.only:
             continue
-        argv = [sys.executable, bench.script, *([] if args.full else bench.small)]
+        argv = [sys.executable, bench.script, *bench.args,
+                *([] if args.full else bench.small)]
         print(f"running {' '.join(argv[1:])} ...", flush=True)
         began = time.monotonic()
         try:

@@ -1,18 +1,17 @@
-"""Engine speed of The King's Guild: whole random-bot games, in memory.
+"""Engine speed of a game kind: whole random-bot games, in memory.
 
-Plays ``--games`` whole games with ``games.bots.play_random_game`` (4 players, newest
-rules, default options: the stall breaker on), then replays each recorded game move by
-move and times what the service pays per move: ``legal_moves`` for the mover, ``apply``,
-the mover's ``view`` and ``reveals`` (the take-back check every move pays).  The
-reference, measured in the same run on the same states, is a JSON round trip of the
-state (``json.loads(json.dumps(s))``, which the service does anyway to keep the state
-before a move), a fixed cost that the engine's code does not change.
+Plays ``--games`` whole games with ``games.bots.play_random_game`` (newest rules unless
+``--rules``, default options), then replays each recorded game move by move and times
+what the service pays per move: ``legal_moves`` for the mover, ``apply``, the mover's
+``view`` and ``reveals`` (the take-back check every move pays).  The reference, measured
+in the same run on the same states, is a JSON round trip of the state
+(``json.loads(json.dumps(s))``), a fixed cost that the engine's code does not change.
 
 The last lines, digests of every game's moves, tapes and final state and of every answer
-timed (legal moves, views, take-back reasons), must not change when the engine gets
+timed (legal moves, views, take-back reasons), must not change when an engine gets
 faster (the same rules draw the same tapes in the same order and answer the same).
 
-    python bench/engine_kings_guild.py [--games 5] [--players 4] [--seed 1] [--rules 3]
+    python bench/engines.py KIND [--games 5] [--players 4] [--seed 1] [--rules 3]
 """
 
 from __future__ import annotations
@@ -20,16 +19,14 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import ROOT  # noqa: F401  (puts the project on sys.path)
 
-from games.bots import Record, play_random_game  # noqa: E402
-from games.kings_guild import KingsGuild  # noqa: E402
-from games.protocol import Game  # noqa: E402
-from games.rng import TapePlayer  # noqa: E402
+from games import registry
+from games.bots import Record, play_random_game
+from games.protocol import Game
+from games.rng import TapePlayer
 
 PARTS = ("legal_moves", "apply", "view", "reveals", "reference")
 
@@ -69,14 +66,16 @@ def digest(record: Record, final: dict) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("kind", choices=[k for k in registry.KINDS if not k.startswith(
+        ("test-", "bench-"))])
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--rules", default=KingsGuild.rules_version,
-                        help="rules version (default: the newest)")
+    parser.add_argument("--rules", default=None, help="rules version (default: the newest)")
     args = parser.parse_args()
 
-    game = KingsGuild().for_rules(args.rules)
+    newest = registry.get(args.kind)
+    game = newest.for_rules(args.rules or newest.rules_version)
     totals = dict.fromkeys(PARTS, 0.0)
     moves = 0
     whole, answers = hashlib.sha256(), hashlib.sha256()
@@ -89,7 +88,7 @@ def main() -> None:
 
     engine = totals["legal_moves"] + totals["apply"] + totals["reveals"]
     ref = totals["reference"]
-    print(f"The King's Guild, rules {game.rules_version}, {args.players} players: "
+    print(f"{game.name}, rules {game.rules_version}, {args.players} players: "
           f"{args.games} random-bot games, {moves} moves ({moves / args.games:.0f} a game), "
           f"{wall:.1f} s in all")
     print(f"{'part':<28}{'ms/game':>10}{'µs/move':>10}{'× reference':>13}")
