@@ -3,6 +3,7 @@ and `ravenpost serve` running web, worker and Redis together."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -68,19 +70,25 @@ def test_the_lock_dies_with_a_killed_embedded_redis(tmp_path):
     server.stop()
 
 
-def test_an_embedded_redis_refuses_a_data_directory_served_by_hand(tmp_path):
-    data = tmp_path / "var"
-    data.mkdir()
+@contextlib.contextmanager
+def redis_by_hand(data: Path) -> Iterator[subprocess.Popen]:
+    """A redis-server started by hand on ``data``'s socket and files, answering; stopped
+    after the block."""
+    data.mkdir(exist_ok=True)
     by_hand = subprocess.Popen([redis_server_binary(), "--port", "0", "--unixsocket",
                                 str(data / "redis.sock"), "--dir", str(data)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         assert wait_until(lambda: redis_answers(f"unix://{data / 'redis.sock'}"), 20)
-        with pytest.raises(DataDirInUse, match="already answers"):
-            EmbeddedRedis(data).start()
+        yield by_hand
     finally:
         by_hand.kill()
         by_hand.wait(10)
+
+
+def test_an_embedded_redis_refuses_a_data_directory_served_by_hand(tmp_path):
+    with redis_by_hand(tmp_path / "var"), pytest.raises(DataDirInUse, match="already answers"):
+        EmbeddedRedis(tmp_path / "var").start()
 
 
 def redis_answers(url: str) -> bool:

@@ -16,6 +16,7 @@ from tests.integration.test_embedded import (
     ROOT,
     free_port,
     http,
+    redis_by_hand,
     serve_command,
     start_serve,
     stop_serve,
@@ -93,19 +94,11 @@ def test_a_second_serve_on_a_data_directory_in_use_is_refused_and_the_first_keep
 
 def test_serve_refuses_a_data_directory_whose_redis_was_started_by_hand(tmp_path):
     data = tmp_path / "var"
-    data.mkdir()
-    by_hand = subprocess.Popen([redis_server_binary(), "--port", "0", "--unixsocket",
-                                str(data / "redis.sock"), "--dir", str(data)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        assert wait_until(lambda: (data / "redis.sock").exists(), 20)
+    with redis_by_hand(data) as by_hand:
         result = run_serve(data, free_port())
         assert result.returncode == 1
         assert "a Redis server already answers on" in result.stderr
         assert by_hand.poll() is None
-    finally:
-        by_hand.kill()
-        by_hand.wait(10)
 
 
 def test_serve_on_a_busy_port_exits_non_zero_before_claiming_to_run(tmp_path):
