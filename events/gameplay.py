@@ -172,13 +172,8 @@ class GameService:
                 return None
         return None
 
-    def last_move_by(self, game_id: str, seat: int, at: int | None = None) -> int | None:
-        """The version just before ``seat``'s move, if the position's last change (as of
-        version ``at``, default now) was that move."""
-        move = self._last_move(game_id, seat, at)
-        return None if move is None else move.version - 1
-
     def _last_move(self, game_id: str, seat: int, at: int | None) -> Event | None:
+        """``seat``'s move, if it is the position's last change as of version ``at``."""
         for event in self.store.latest(game_id, 100, end=at):
             if event.type in ev.PASSIVE:
                 continue
