@@ -140,6 +140,35 @@ class Game(ABC):
         return "this game does not say which moves show hidden information"
 
     # -- presentation ------------------------------------------------------------------
+    def picture(self, view: dict[str, Any], table: dict[str, Any]) -> str | None:
+        """The table as ``view`` shows it, as one SVG document (None: no picture).
+
+        Drawn from ``view`` (what one seat may see: ``view(state, seat)``) and ``table``
+        only, never from the full state, so a picture hides exactly what the view hides.
+        ``table`` holds ``names`` (by seat), ``seat`` (the viewer, or None), ``to_act``
+        (seats), ``deadline`` (text in the viewer's time zone, or None), ``version`` and
+        ``previous`` (the view this seat had at its last move, or None: what differs is
+        highlighted).  A shape a move can be made on carries ``data-target="<name>"``
+        with a name from :meth:`move_targets`.  Build it with :mod:`games.svg`.
+        """
+        return None
+
+    def move_targets(self, move: Move) -> list[str]:
+        """The names of the picture's shapes (``data-target``) this move acts on: a
+        click on one of them offers the legal moves that name it.  [] for none."""
+        return []
+
+    def move_steps(self, state: State, seat: int, move: Move) -> list[dict[str, Any]]:
+        """One legal move as the choices a player makes to build it, coarse to fine:
+        ``[{"label": "Select cards"}, {"label": "Farmer", "group": "cards"}, ...]``.
+
+        Consecutive steps with the same ``group`` are one unordered pick (cards, goods):
+        the page lets the player choose them one by one in any order, offering only the
+        items that still lead to a legal move.  The default is one step, the move's
+        label, which is what a radio list shows.
+        """
+        return [{"label": self.move_label(state, seat, move)}]
+
     def move_label(self, state: State, seat: int, move: Move) -> str:
         """A short human label for one legal move (the web form shows these)."""
         return json.dumps(move, sort_keys=True)
@@ -159,6 +188,28 @@ class Game(ABC):
     def template(self) -> str:
         """Jinja template (under ``templates/``) that renders this game's view."""
         return f"games/{self.kind}.html"
+
+    # -- when a player does not answer -------------------------------------------------
+    def pass_move(self, state: State, seat: int) -> Move | None:
+        """The move the rules call a pass for ``seat`` now, or None if they have none (the
+        "skip" time-out policy plays it)."""
+        return None
+
+    def stand_in_move(self, state: State, seat: int) -> Move:
+        """The move played for an absent ``seat`` (the "auto" and "bot" time-out
+        policies): a simple, documented, deterministic choice among the legal moves.
+        The default is the first legal move; a game may do better (and say so in
+        its RULES.md)."""
+        moves = self.legal_moves(state, seat)
+        if not moves:
+            raise IllegalMove("no legal move to play")
+        return moves[0]
+
+    def forced_move_safe(self, state: State, seat: int, move: Move) -> bool:
+        """Whether ``move``, ``seat``'s only legal move, may be played for them without
+        asking: it chooses nothing hidden and shows nobody anything (no draw, no reveal).
+        The default says no."""
+        return False
 
     # -- checks ------------------------------------------------------------------------
     def check_invariants(self, state: State) -> None:
