@@ -305,6 +305,34 @@ class GameService:
         except ConflictError:
             return None  # someone else appended first; the next check will see it
 
+    def end_early(self, game_id: str, reason: str, expected_version: int,
+                  seats: list[int] | None = None, by: str = "system",
+                  detail: dict[str, Any] | None = None) -> Event:
+        """Append GameEnded before the rules end the game: ``reason`` is "resigned",
+        "forfeit", "abandoned" or "ended early", ``seats`` the players it concerns (who
+        resigned or forfeited).  Decided on ``expected_version`` (ConflictError if the log
+        moved on); IllegalMove if the game is already over.
+
+        The result keeps the rules' public scores where the game has them (``detail``
+        may carry ``scores`` and ``ranking`` the caller computed) and says why it ended;
+        the seats it concerns rank last.
+        """
+        table = self.load(game_id)
+        if table.version != expected_version:
+            raise ConflictError(table.version)
+        if table.ended:
+            raise IllegalMove("the game is already over")
+        seats = sorted(set(seats or []))
+        detail = dict(detail or {})
+        others = [s for s in range(len(table.names)) if s not in seats]
+        ranking = detail.pop("ranking", None) or [others, *([seats] if seats else [])]
+        outcome = {"scores": detail.pop("scores", {}), "ranking": ranking,
+                   "tie_break": None, "ended": reason, "seats": seats, **detail}
+        return self.store.append(game_id, table.version, Event(
+            version=table.version + 1, type=ev.GAME_ENDED, actor=by,
+            data={"outcome": outcome, "early": reason,
+                  "secret": self._secret(game_id, table.commitment).hex()}))
+
     def rewind(self, game_id: str, to: int, reason: str, by: str,
                expected_version: int | None = None) -> Event:
         """Append Rewound{to}: play carries on from the state at version ``to``.

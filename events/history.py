@@ -18,6 +18,10 @@ def describe(event: Event, game: Game, names: list[str], seat: int | None) -> st
     if event.type == ev.GAME_CREATED:
         return (f"{game.name} set up for {', '.join(d['names'])}; "
                 f"secret commitment {d['commitment'][:16]}…")
+    if event.type == ev.GAME_ENDED and d.get("early"):
+        who = ", ".join(names[s] for s in d["outcome"].get("seats", []))
+        return (f"Game over: {d['early']}{' (' + who + ')' if who else ''}. "
+                f"Secret revealed: {d['secret']}")
     if event.type == ev.GAME_ENDED:
         winner = (d.get("outcome") or {}).get("winner")
         return f"Game over. {winner + ' ' if winner else ''}Secret revealed: {d['secret']}"

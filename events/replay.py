@@ -37,6 +37,9 @@ class Table:
     created_at: str
     ended: bool = False
     revealed_secrets: list[str] = field(default_factory=list)
+    # The result of a game the players or the platform ended before the rules did
+    # (resigned, forfeit, abandoned, ended early): GameEnded's ``outcome``, else None.
+    ended_early: dict[str, Any] | None = None
 
     @property
     def game(self) -> Game:
@@ -47,7 +50,8 @@ class Table:
         return set() if self.ended else self.game.to_act(self.state)
 
     def outcome(self) -> dict[str, Any] | None:
-        return self.game.outcome(self.state)
+        """The rules' result, or the result recorded when the game was ended early."""
+        return self.ended_early or self.game.outcome(self.state)
 
     def to_json(self) -> dict[str, Any]:
         """A shallow dict of the fields (json.dumps walks the state itself; asdict's deep
@@ -240,6 +244,8 @@ class Replayer:
         elif event.type == ev.GAME_ENDED:
             table.ended = True
             table.revealed_secrets = [*table.revealed_secrets, event.data["secret"]]
+            if event.data.get("early"):
+                table.ended_early = event.data["outcome"]
         elif event.type == ev.RULES_MIGRATED:
             table.game.migrate(table.state, event.data["to"])
             table.rules_version = event.data["to"]
