@@ -18,9 +18,11 @@ from typing import Any
 
 import redis
 
+from events import shards
 from events.envelope import GENESIS, Event, upcast
 
 MAX_VERSION = 2**63  # stream ids are 64-bit; a larger bound means "to the end"
+# Indexes across games, each split into buckets on a cluster (see events/shards.py):
 GAMES_INDEX = "rp:games"  # sorted set: game id -> creation time
 DIRTY = "rp:dirty"  # sorted set: game id -> time of its last append (projection may lag)
 
@@ -73,6 +75,7 @@ class EventStore:
 
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
+        self.cluster = shards.is_cluster(client)
 
     # -- writing -----------------------------------------------------------------------
     def append(self, game_id: str, expected_version: int, event: Event) -> Event:
@@ -87,14 +90,29 @@ class EventStore:
             version=expected_version + 1, type=event.type, actor=event.actor,
             data=event.data, tape=event.tape, at=event.at, v=event.v,
         ).sealed(prev)
-        # Marked for projection *before* the append, in the same round trip (a pipeline
-        # runs in order): if this process dies right after the append, the sweep still
-        # finds the game (a mark without an append is harmless).  Not a transaction: the
-        # XADD's explicit id stays the concurrency check.
+        self._mark_then_add(game_id, sealed, log)
+        return sealed
+
+    def _mark_then_add(self, game_id: str, sealed: Event, log: str) -> None:
+        """Mark the game for projection, then XADD; ConflictError if the version is taken.
+
+        The mark comes *before* the append: if this process dies right after the append,
+        the sweep still finds the game (a mark without an append is harmless).  On one
+        server both go in one pipeline, which the server runs in order.  On a cluster the
+        mark's bucket and the log live on different masters, and a cluster pipeline sends
+        to each node at once with no order between them, so the mark is written (and
+        acknowledged) first and the XADD goes in a second round trip.  Never a
+        transaction: the XADD's explicit id stays the concurrency check.
+        """
+        now = time.time()
         pipe = self.redis.pipeline(transaction=False)
-        pipe.zadd(DIRTY, {game_id: time.time()})
+        pipe.zadd(shards.bucket_key(self.redis, DIRTY, game_id), {game_id: now})
         if sealed.version == 1:
-            pipe.zadd(GAMES_INDEX, {game_id: time.time()}, nx=True)
+            pipe.zadd(shards.bucket_key(self.redis, GAMES_INDEX, game_id), {game_id: now},
+                      nx=True)
+        if self.cluster:
+            pipe.execute()  # raises if a mark failed: nothing appended
+            pipe = self.redis.pipeline(transaction=False)
         pipe.xadd(log, sealed.to_fields(), id=f"0-{sealed.version}")
         *marks, added = pipe.execute(raise_on_error=False)
         for result in marks:
@@ -104,7 +122,6 @@ class EventStore:
             raise ConflictError(self.version(game_id)) from added
         if isinstance(added, Exception):
             raise added
-        return sealed
 
     # -- reading -----------------------------------------------------------------------
     def version(self, game_id: str) -> int:
@@ -139,7 +156,7 @@ class EventStore:
 
     def mark_dirty(self, game_id: str) -> None:
         """Ask the sweep to look at this game's projection."""
-        self.redis.zadd(DIRTY, {game_id: time.time()})
+        self.redis.zadd(shards.bucket_key(self.redis, DIRTY, game_id), {game_id: time.time()})
 
     def latest(self, game_id: str, count: int = 50, end: int | None = None) -> list[Event]:
         """The last ``count`` events up to version ``end`` (default: the end), newest
@@ -149,10 +166,8 @@ class EventStore:
         return [upcast(Event.from_entry(entry_id, fields)) for entry_id, fields in entries]
 
     def game_ids(self, offset: int = 0, limit: int = 100, newest_first: bool = True) -> list[str]:
-        """Game ids in order of creation."""
-        if newest_first:
-            return self.redis.zrevrange(GAMES_INDEX, offset, offset + limit - 1)
-        return self.redis.zrange(GAMES_INDEX, offset, offset + limit - 1)
+        """Game ids in order of creation (merged across the index's buckets)."""
+        return shards.ztop(self.redis, GAMES_INDEX, offset, limit, highest_first=newest_first)
 
     # -- integrity ---------------------------------------------------------------------
     def verify(self, game_id: str) -> tuple[bool, int, str]:

@@ -30,14 +30,17 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     client = app.config.get("REDIS_CLIENT")
     rq_client = None
     if client is None:
-        from service.redis_setup import connect, durability_problems
+        from service.redis_setup import connect_queue, connect_store, durability_problems
         url = app.config["REDIS_URL"]
         if not url:
             raise cfg.ConfigError("REDIS_URL is not set (`ravenpost serve` starts an embedded "
                                   "Redis and sets it for you)")
-        client = connect(url)
+        client = connect_store(app.config)
+        if app.config.get("REDIS_CLUSTER") and not app.config.get("RATELIMIT_STORAGE_URI"):
+            from service.redis_setup import cluster_limits_uri
+            app.config["RATELIMIT_STORAGE_URI"] = cluster_limits_uri(url)
         if not app.config["RUN_JOBS_INLINE"]:
-            rq_client = connect(url, decode=False)
+            rq_client = connect_queue(app.config)
         if app.config["CHECK_REDIS"]:
             for problem in durability_problems(client):
                 log.warning("Redis at %s: %s", url, problem)

@@ -20,19 +20,18 @@ def worker_runtime():
     """A worker's runtime from the environment, after the web's start-up refusals (a
     worker must never sign links with a weak secret)."""
     from service.config import DEFAULTS, check, from_environment
-    from service.redis_setup import connect
+    from service.redis_setup import connect_queue, connect_store
     from worker.runtime import Runtime
     config = {**DEFAULTS, **from_environment()}
     check(config)
-    url = config.get("REDIS_URL")
-    if not url:
+    if not config.get("REDIS_URL"):
         raise click.ClickException("REDIS_URL is not set for this worker")
-    return Runtime(config, connect(url), connect(url, decode=False))
+    return Runtime(config, connect_store(config), connect_queue(config))
 
 
 def _admin_runtime():
-    from service.config import DEFAULTS, from_environment
-    from service.redis_setup import connect
+    from service.config import DEFAULTS, ConfigError, check_redis, from_environment, queue_url
+    from service.redis_setup import connect_queue, connect_store
     from worker.runtime import Runtime
     config = {**DEFAULTS, **from_environment()}
     if not config.get("REDIS_URL"):
@@ -40,7 +39,12 @@ def _admin_runtime():
         if not sock.exists():
             raise click.ClickException("set REDIS_URL (or run this beside `ravenpost serve`)")
         config["REDIS_URL"] = f"unix://{sock}"
-    return Runtime(config, connect(config["REDIS_URL"]))
+    try:
+        check_redis(config)
+        queue = connect_queue(config) if queue_url(config) else None
+        return Runtime(config, connect_store(config), queue)
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 def _friendly(fn):
@@ -486,14 +490,25 @@ def bots_play(kind: str, n_players: int, n_games: int, seed: int, options_json: 
     from events.store import EventStore
     from games import registry
     from games.protocol import IllegalMove
-    from service.redis_setup import EmbeddedRedis, connect
+    from service.config import DEFAULTS, ConfigError, check_redis, from_environment, queue_url
+    from service.redis_setup import EmbeddedRedis, connect_queue, connect_store
+    from worker import jobs
+    from worker.queue import Enqueuer
     if kind not in registry.KINDS:
         raise click.ClickException(f"unknown game kind {kind!r}; one of {sorted(registry.KINDS)}")
-    url, embedded = os.environ.get("REDIS_URL"), None
-    if not url:
+    config = {**DEFAULTS, **from_environment()}
+    try:
+        check_redis(config)
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from None
+    embedded = None
+    if not config.get("REDIS_URL"):
         embedded = EmbeddedRedis(tempfile.mkdtemp(prefix="ravenpost-bots-")).start()
-        url = embedded.url
-    service = GameService(EventStore(connect(url)))
+        config["REDIS_URL"] = embedded.url
+    service = GameService(EventStore(connect_store(config)))
+    # Beside running workers (a queue configured), each move asks for its projection as a
+    # player's does; else the sweep of any later worker finds the games marked dirty.
+    enqueuer = Enqueuer(connect_queue(config)) if queue_url(config) and not embedded else None
     chooser = random.Random(seed)
     moves = errors = finished = 0
     started = time.perf_counter()
@@ -504,12 +519,16 @@ def bots_play(kind: str, n_players: int, n_games: int, seed: int, options_json: 
                 players = [{"name": f"Bot {s + 1}", "email": ""} for s in range(n_players)]
                 table = service.create(kind, players, json.loads(options_json))
                 gid = table.game_id
+                if enqueuer is not None:
+                    jobs.request_projection(enqueuer, gid, table.version)
                 try:
                     while not table.ended:
                         seat = chooser.choice(sorted(table.to_act()))
                         move = chooser.choice(table.game.legal_moves(table.state, seat))
-                        service.play(gid, seat, move, table.version)
+                        played = service.play(gid, seat, move, table.version)
                         moves += 1
+                        if enqueuer is not None:
+                            jobs.request_projection(enqueuer, gid, played.version)
                         table = service.load(gid)
                         table.game.check_invariants(table.state)
                     rebuilt = service.replayer.load(gid, use_snapshot=False)

@@ -10,6 +10,8 @@ DEFAULT_SECRET = "dev-secret-change-me"
 DEFAULTS: dict[str, Any] = {
     "SECRET_KEY": DEFAULT_SECRET,
     "REDIS_URL": None,  # None: the embedded Redis started by `ravenpost serve`
+    "REDIS_CLUSTER": False,  # REDIS_URL names any node of a Redis Cluster (games, read models)
+    "QUEUE_REDIS_URL": None,  # RQ's plain Redis; None: REDIS_URL (required with a cluster)
     "BASE_URL": "http://127.0.0.1:5000",
     "MAIL_BACKEND": "outbox",
     "SENDGRID_API_KEY": None,
@@ -38,17 +40,22 @@ DEFAULTS: dict[str, Any] = {
 }
 
 ENV_KEYS = [
-    "SECRET_KEY", "REDIS_URL", "BASE_URL", "MAIL_BACKEND", "SENDGRID_API_KEY",
+    "SECRET_KEY", "REDIS_URL", "QUEUE_REDIS_URL", "BASE_URL", "MAIL_BACKEND", "SENDGRID_API_KEY",
     "SENDGRID_HOST", "MAIL_FROM", "ADMIN_TOKEN", "RAVENPOST_ENV",
     "RATELIMIT_STORAGE_URI", "LOBBY_LIMIT_PER_CLIENT", "LOBBY_LIMIT_PER_INVITEE",
     "API_CREATE_QUOTA", "TRUSTED_PROXIES",
 ]
 
 
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+
+
 def from_environment(environ: dict[str, str] | None = None) -> dict[str, Any]:
     """The settings the environment gives (only keys that are set)."""
     environ = os.environ if environ is None else environ
     found = {k: environ[k] for k in ENV_KEYS if environ.get(k)}
+    if environ.get("REDIS_CLUSTER"):
+        found["REDIS_CLUSTER"] = environ["REDIS_CLUSTER"].strip().lower() in TRUE_WORDS
     if environ.get("RAVENPOST_EXTRA_GAMES"):
         found["EXTRA_GAMES"] = environ["RAVENPOST_EXTRA_GAMES"]
     return found
@@ -56,6 +63,15 @@ def from_environment(environ: dict[str, str] | None = None) -> dict[str, Any]:
 
 class ConfigError(RuntimeError):
     """The service cannot start with this configuration."""
+
+
+def queue_url(config: dict[str, Any]) -> str | None:
+    """The plain Redis that RQ uses: ``QUEUE_REDIS_URL``, else ``REDIS_URL`` when that is
+    not a cluster (RQ has no Redis Cluster support: its Lua scripts and MULTIs span keys
+    in many slots).  :func:`check` refuses a cluster without one."""
+    if config.get("QUEUE_REDIS_URL"):
+        return config["QUEUE_REDIS_URL"]
+    return None if config.get("REDIS_CLUSTER") else config.get("REDIS_URL")
 
 
 MIN_SECRET_BYTES = 32
@@ -66,7 +82,8 @@ _MAKE_ONE = "python -c 'import secrets; print(secrets.token_urlsafe(48))'"
 def check(config: dict[str, Any]) -> None:
     """Refuse what must never run (web and worker alike): in production a missing, default
     or short SECRET_KEY, a short ADMIN_TOKEN (unset is allowed: the admin tools are then
-    off), or no REDIS_URL; anywhere, the sendgrid backend without its API key.
+    off), or no REDIS_URL; anywhere, the sendgrid backend without its API key, and
+    REDIS_CLUSTER without REDIS_URL or QUEUE_REDIS_URL.
 
     Raises :class:`ConfigError` with a one-line message that says what to do.
     """
@@ -86,5 +103,18 @@ def check(config: dict[str, Any]) -> None:
                               f"the admin tools off; make one with: {_MAKE_ONE})")
         if not config.get("REDIS_URL"):
             raise ConfigError("REDIS_URL must be set in production")
+    check_redis(config)
     if config["MAIL_BACKEND"] == "sendgrid" and not config.get("SENDGRID_API_KEY"):
         raise ConfigError("MAIL_BACKEND=sendgrid needs SENDGRID_API_KEY")
+
+
+def check_redis(config: dict[str, Any]) -> None:
+    """Refuse REDIS_CLUSTER without REDIS_URL (a node) or without QUEUE_REDIS_URL."""
+    if not config.get("REDIS_CLUSTER") or config.get("REDIS_CLIENT"):
+        return
+    if not config.get("REDIS_URL"):
+        raise ConfigError("REDIS_CLUSTER=1 needs REDIS_URL: any node of the cluster, "
+                          "e.g. redis://10.0.0.5:7000")
+    if not config.get("QUEUE_REDIS_URL"):
+        raise ConfigError("REDIS_CLUSTER=1 needs QUEUE_REDIS_URL: a plain (non-cluster) "
+                          "Redis for the job queue, since RQ cannot use a cluster")

@@ -108,6 +108,9 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(redis.ConnectionError)
     @app.errorhandler(redis.TimeoutError)
+    @app.errorhandler(redis.exceptions.ClusterError)  # a master down, its slots uncovered
+    @app.errorhandler(redis.exceptions.TryAgainError)
+    @app.errorhandler(redis.exceptions.SlotNotCoveredError)
     def store_away(exc: Exception):
         # Redis restarting (about a second under `ravenpost serve`).  A write whose
         # answer was lost may have landed, so say so rather than "nothing changed";

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 
-from events.store import key
 from games import registry
 from games.protocol import IllegalMove
 from service import limits, schemas
@@ -19,10 +16,8 @@ bp = Blueprint("lobby", __name__)
 
 
 def _games(limit: int = 50) -> list[dict]:
-    runtime = rt()
-    ids = runtime.redis.zrevrange("rp:lobby", 0, limit - 1)
-    summaries = runtime.redis.mget([key(g, "summary") for g in ids]) if ids else []
-    return [json.loads(s) for s in summaries if s]
+    from worker.projection import lobby_summaries
+    return lobby_summaries(rt(), limit)
 
 
 def _options_from_form(game, form) -> dict:

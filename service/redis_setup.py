@@ -19,14 +19,57 @@ from redis.retry import Retry
 log = logging.getLogger(__name__)
 
 
-def connect(url: str, decode: bool = True) -> redis.Redis:
-    """A client for ``url``; ``decode=False`` for RQ, which stores pickles."""
+def connect(url: str, decode: bool = True, cluster: bool = False) -> redis.Redis:
+    """A client for ``url``; ``decode=False`` for RQ, which stores pickles.
+
+    With ``cluster``, ``url`` names any node of a Redis Cluster and the client is a
+    :class:`redis.cluster.RedisCluster`, which learns the slot map from that node and
+    follows MOVED/ASK redirections and failovers by itself.
+    """
+    if cluster:
+        from redis.cluster import RedisCluster
+        return RedisCluster.from_url(url, decode_responses=decode, health_check_interval=30)
     return redis.Redis.from_url(url, decode_responses=decode, health_check_interval=30)
 
 
+def connect_store(config: dict) -> redis.Redis:
+    """The client of the event store and read models (``REDIS_URL``, a cluster with
+    ``REDIS_CLUSTER``)."""
+    return connect(config["REDIS_URL"], cluster=bool(config.get("REDIS_CLUSTER")))
+
+
+def connect_queue(config: dict) -> redis.Redis:
+    """RQ's client (raw bytes): ``QUEUE_REDIS_URL``, else ``REDIS_URL`` when that is not
+    a cluster (see :func:`service.config.queue_url`)."""
+    from service.config import ConfigError, queue_url
+    url = queue_url(config)
+    if not url:
+        raise ConfigError("QUEUE_REDIS_URL is not set: with REDIS_CLUSTER=1 the job queue "
+                          "needs a plain Redis of its own")
+    return connect(url, decode=False)
+
+
+def cluster_limits_uri(url: str) -> str:
+    """The ``limits`` storage URI of the cluster that ``url`` names a node of, so that
+    the rate counters live in the cluster like everything else of the app's (each
+    counter is one key: one slot)."""
+    from urllib.parse import urlsplit
+    parts = urlsplit(url)
+    if parts.scheme not in ("redis", "rediss"):
+        raise ValueError(f"a cluster node is a redis:// or rediss:// URL, not {url!r}")
+    return f"redis+cluster://{parts.netloc}"
+
+
 def durability_problems(client: redis.Redis) -> list[str]:
-    """What in the server's settings could lose an acknowledged move."""
-    problems = []
+    """What in the server's settings could lose an acknowledged move (on a cluster, in
+    any of its masters' settings)."""
+    problems: list[str] = []
+    from events.shards import is_cluster
+    if is_cluster(client):
+        for node in client.get_primaries():
+            problems += [f"node {node.name}: {p}"
+                         for p in durability_problems(node.redis_connection)]
+        return problems
     try:
         appendonly = client.config_get("appendonly").get("appendonly")
         policy = client.config_get("maxmemory-policy").get("maxmemory-policy")

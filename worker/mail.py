@@ -139,9 +139,14 @@ class OutboxBackend:
     the millisecond (the index score, not the id string, is the exact order).
     Only the newest ``max_items`` emails are kept, so a long-running dev box does not
     grow without bound. Only plain commands are used (no Lua), so fakeredis works.
+
+    On a Redis Cluster the prefix is ``rp:{outbox}`` (``CLUSTER_PREFIX``): the hash tag
+    keeps every outbox key in one slot, so its MULTIs stay legal.  The outbox is the
+    development and test backend (a thousand emails at most), so one slot is plenty.
     """
 
     PREFIX = "rp:outbox"
+    CLUSTER_PREFIX = "rp:{outbox}"
 
     def __init__(
         self,
@@ -151,7 +156,10 @@ class OutboxBackend:
         dedupe_ttl: int = 30 * 24 * 3600,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
+        from events.shards import is_cluster
         self.redis = redis
+        if is_cluster(redis):
+            self.PREFIX = self.CLUSTER_PREFIX
         self.max_items = max_items
         self.dedupe_ttl = dedupe_ttl
         self.clock = clock

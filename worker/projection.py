@@ -24,6 +24,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from events import envelope as ev
+from events import shards
 from events.replay import Table
 from events.store import DIRTY, key
 from worker.lease import lease
@@ -37,6 +38,7 @@ LOCK_SECONDS = 15
 # would keep every marker guarding it alive for ever.
 NOTICE_MAX_PENDING = timedelta(days=7)
 
+# Indexes across games, each split into buckets on a cluster (see events/shards.py):
 LOBBY = "rp:lobby"  # sorted set: game id -> last update time
 PENDING_GAMES = "rp:pending"  # set of game ids with notices not yet confirmed sent
 
@@ -166,9 +168,9 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     pipe.execute()
     # the indexes across games, outside the game's transaction (another hash slot)
     pipe = rt.redis.pipeline(transaction=False)
-    pipe.zadd(LOBBY, {game_id: time.time()})
+    pipe.zadd(shards.bucket_key(rt.redis, LOBBY, game_id), {game_id: time.time()})
     if notices:
-        pipe.sadd(PENDING_GAMES, game_id)
+        pipe.sadd(shards.bucket_key(rt.redis, PENDING_GAMES, game_id), game_id)
     pipe.execute()
     snapshot_version = json.loads(snapshot_raw) if snapshot_raw else 0
     if table.version - snapshot_version >= rt.config["SNAPSHOT_EVERY"] or table.ended:
@@ -220,10 +222,10 @@ def pending_notices(rt: Runtime) -> list[tuple[str, Notice]]:
     """
     out = []
     oldest = time.time() - NOTICE_MAX_PENDING.total_seconds()
-    for game_id in rt.redis.smembers(PENDING_GAMES):
+    for game_id in shards.smembers(rt.redis, PENDING_GAMES):
         members = rt.redis.hvals(key(game_id, "pending"))
         if not members:
-            rt.redis.srem(PENDING_GAMES, game_id)
+            rt.redis.srem(shards.bucket_key(rt.redis, PENDING_GAMES, game_id), game_id)
         for member in members:
             notice = Notice(**json.loads(member))
             if notice.since is not None and notice.since < oldest:
@@ -233,6 +235,18 @@ def pending_notices(rt: Runtime) -> list[tuple[str, Notice]]:
                 continue
             out.append((game_id, notice))
     return out
+
+
+def lobby_summaries(rt: Runtime, limit: int) -> list[dict[str, Any]]:
+    """The summaries of the ``limit`` games updated last, newest first (merged across the
+    lobby's buckets; one GET per game in a pipeline, as the games live in many slots)."""
+    ids = shards.ztop(rt.redis, LOBBY, 0, limit)
+    if not ids:
+        return []
+    pipe = rt.redis.pipeline(transaction=False)
+    for game_id in ids:
+        pipe.get(key(game_id, "summary"))
+    return [json.loads(raw) for raw in pipe.execute() if raw]
 
 
 SETTLE_SECONDS = 60
@@ -247,9 +261,9 @@ def lagging_games(rt: Runtime) -> list[str]:
     """
     lagging = []
     settled = time.time() - SETTLE_SECONDS
-    for game_id, marked in rt.redis.zrange(DIRTY, 0, -1, withscores=True):
+    for game_id, marked in shards.zmembers(rt.redis, DIRTY):
         if int(rt.redis.get(key(game_id, "projected")) or 0) < rt.store.version(game_id):
             lagging.append(game_id)
         elif marked < settled:
-            rt.redis.zrem(DIRTY, game_id)
+            rt.redis.zrem(shards.bucket_key(rt.redis, DIRTY, game_id), game_id)
     return lagging
