@@ -277,7 +277,10 @@ class Replayer:
             self.snapshot_version(table.game_id) < table.version
         pipe = self.store.redis.pipeline(transaction=True)
         if keep:
-            pipe.rename(latest, earlier)  # server-side: the old JSON is not sent back
+            # server-side: the old JSON is not sent back.  Sent as a raw command since
+            # redis-py's cluster pipeline blocks its rename() (a two-key command), though
+            # both keys are in the game's slot, so the MULTI is legal on a cluster.
+            pipe.execute_command("RENAME", latest, earlier)
         pipe.set(latest, json.dumps({"written_with": registry.get(table.kind).rules_version,
                                      "table": table.to_json()}))
         pipe.set(key(table.game_id, "snapshot_version"), json.dumps(table.version))
