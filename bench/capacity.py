@@ -14,7 +14,9 @@ Measured, in this process, on a real Redis database of this run's own (see commo
   bookkeeping around a job that does nothing (a ``SimpleWorker`` in burst mode).
 
 Then derived (printed as such): Redis memory, web and worker processes for the given
-numbers of concurrent games at ``--moves-per-day`` moves per player per day.
+numbers of concurrent games at ``--turns-per-day`` turns per player per day (a turn: one
+turn email answered, which may take several API moves: free actions, then the move that
+ends the turn).
 
     python bench/capacity.py [--players 3] [--games 1] [--seed 1]
 """
@@ -97,7 +99,9 @@ def play_one(app, client, kind: str, players: int, rng: random.Random) -> dict:
     log = key(gid, "log")
     sizes = {name: memory(client, name) for name in client.scan_iter(f"rp:{{g:{gid}}}:*")}
     events = client.xlen(log)
-    return {"kind": kind, "moves": moves, "events": events, "log_bytes": sizes[log],
+    turns = sum(1 for _ in client.scan_iter(f"rp:outbox:key:turn:{gid}:*"))
+    return {"kind": kind, "moves": moves, "turns": turns, "events": events,
+            "log_bytes": sizes[log],
             "other_bytes": sum(sizes.values()) - sizes[log], "keys": len(sizes),
             "web_cpu": web, "worker_cpu": worker, "game_id": gid}
 
@@ -124,8 +128,11 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--games", type=int, default=1, help="games per kind")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--moves-per-day", type=float, default=1.0,
-                        help="moves per player per day (a slow game)")
+    parser.add_argument("--turns-per-day", type=float, default=1.0,
+                        help="turns (emails answered) per player per day: a slow game")
+    parser.add_argument("--mail-seconds", type=float, default=0.2,
+                        help="an ASSUMED provider call per email (not measured: the outbox "
+                             "here is local); a worker sends one email at a time")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     with real_redis() as (client, url):
@@ -145,59 +152,70 @@ def main() -> None:
         by_kind[g["kind"]].append(g)
     print(f"MEASURED ({args.players} players, {args.games} game(s) per kind, one process, "
           "Redis MEMORY USAGE, time.process_time)")
-    print(f"{'kind':<15}{'moves':>7}{'events':>8}{'B/event':>9}{'log KB':>8}"
+    print(f"{'kind':<15}{'turns':>6}{'moves':>7}{'events':>8}{'B/event':>9}{'log KB':>8}"
           f"{'models KB':>10}{'game KB':>9}{'web ms/move':>12}{'worker ms/move':>15}")
     totals = defaultdict(float)
     for kind, rows in by_kind.items():
         moves = sum(r["moves"] for r in rows)
+        turns = sum(r["turns"] for r in rows)
         events = sum(r["events"] for r in rows)
         log_b = sum(r["log_bytes"] for r in rows)
         other_b = sum(r["other_bytes"] for r in rows)
         web = sum(r["web_cpu"] for r in rows)
         worker = sum(r["worker_cpu"] for r in rows)
-        print(f"{kind:<15}{moves / len(rows):>7.0f}{events / len(rows):>8.0f}"
+        n = len(rows)
+        print(f"{kind:<15}{turns / n:>6.0f}{moves / n:>7.0f}{events / n:>8.0f}"
               f"{log_b / events:>9.0f}{log_b / len(rows) / 1024:>8.0f}"
               f"{other_b / len(rows) / 1024:>10.0f}{(log_b + other_b) / len(rows) / 1024:>9.0f}"
               f"{1000 * web / moves:>12.2f}{1000 * worker / moves:>15.2f}")
-        for name, value in (("moves", moves), ("events", events), ("bytes", log_b + other_b),
-                            ("web", web), ("worker", worker), ("games", len(rows))):
+        for name, value in (("moves", moves), ("turns", turns), ("events", events),
+                            ("bytes", log_b + other_b), ("web", web), ("worker", worker),
+                            ("games", n)):
             totals[name] += value
     per_game = totals["bytes"] / totals["games"]
     per_event = per_game / (totals["events"] / totals["games"])
     web_move = totals["web"] / totals["moves"]
     worker_move = totals["worker"] / totals["moves"] + rq_cpu
     moves_per_game = totals["moves"] / totals["games"]
+    turns_per_game = totals["turns"] / totals["games"]
     print(f"index entries (rp:games + rp:lobby) per game: {index_bytes:.0f} B")
     print(f"RQ: {job_bytes:.0f} B per waiting job (gone when done: result_ttl 0), "
           f"{1000 * rq_cpu:.2f} ms of RQ's own CPU per job")
     print(f"mean over the kinds: {per_game / 1024:.0f} KB per finished game, "
-          f"{per_event:.0f} B per event all keys included, {moves_per_game:.0f} moves "
-          f"per game; web {1000 * web_move:.2f} ms, worker {1000 * worker_move:.2f} ms "
+          f"{per_event:.0f} B per event all keys included, {turns_per_game:.0f} turns "
+          f"(turn emails) and {moves_per_game:.0f} API moves per game; web "
+          f"{1000 * web_move:.2f} ms, worker {1000 * worker_move:.2f} ms "
           "(RQ included) CPU per move")
 
-    print(f"\nDERIVED (a move per player per day x {args.moves_per_day:g}, {args.players} "
-          f"players, peak hour x{PEAK}, each process planned at {CORE_SHARE:.0%} of a core)")
+    per_turn = moves_per_game / turns_per_game
+    print(f"\nDERIVED ({args.turns_per_day:g} turn per player per day, {args.players} players, "
+          f"{per_turn:.1f} API moves per turn as measured, the busiest hour {PEAK}x the "
+          f"mean, each process planned at {CORE_SHARE:.0%} of a core)")
     for games_count in SCALES:
-        moves_s = games_count * args.players * args.moves_per_day / 86400
+        moves_s = games_count * args.players * args.turns_per_day * per_turn / 86400
         peak = moves_s * PEAK
-        # a game in progress is on average half-way; planned at its full size
+        days = turns_per_game / (args.players * args.turns_per_day)
+        # every game in play planned at its final size (on average it is half-way)
         ram = games_count * (per_game + index_bytes)
-        days = moves_per_game / (args.players * args.moves_per_day)
-        growth = games_count / days * (per_game + index_bytes)  # finished games kept
+        growth = games_count / days * (per_game + index_bytes)  # finished games are kept
         web_procs = max(1, -(-peak * web_move // CORE_SHARE))
         worker_procs = max(1, -(-peak * worker_move // CORE_SHARE))
         queue_b = peak * 60 * job_bytes  # a minute of backlog at the peak
-        print(f"{games_count:>9,} games: {moves_s:.2f} moves/s mean, {peak:.1f} at the "
-              f"peak; Redis {ram / 2**30:.2f} GiB for the games in play (+{growth / 2**30:.2f}"
-              f" GiB a day as finished games are kept; a game lasts ~{days:.0f} days); web "
+        mails = games_count * args.players * args.turns_per_day / 86400 * PEAK
+        mail_workers = max(1, -(-mails * args.mail_seconds // 1))
+        print(f"{games_count:>9,} games: {moves_s:.1f} moves/s mean, {peak:.1f} at the "
+              f"peak; a game lasts ~{days:.0f} days; Redis {ram / 2**30:.1f} GiB for the "
+              f"games in play, +{growth / 2**30:.2f} GiB a day of finished games kept; web "
               f"{peak * web_move:.2f} cores -> {web_procs:.0f} process(es); worker "
-              f"{peak * worker_move:.2f} cores -> {worker_procs:.0f} process(es); queue "
+              f"{peak * worker_move:.2f} cores -> {worker_procs:.0f} process(es) for the CPU, "
+              f"but {mails:.1f} turn emails/s at the peak x {args.mail_seconds:g} s each -> "
+              f"{mail_workers:.0f} worker process(es) waiting on the mail provider; queue "
               f"Redis {queue_b / 2**20:.1f} MiB for a minute of backlog")
     print(json.dumps({"per_game_bytes": round(per_game), "per_event_bytes": round(per_event),
                       "web_ms_per_move": round(1000 * web_move, 3),
                       "worker_ms_per_move": round(1000 * worker_move, 3),
                       "rq_bytes_per_job": round(job_bytes), "moves_per_game":
-                      round(moves_per_game)}))
+                      round(moves_per_game), "turns_per_game": round(turns_per_game)}))
 
 
 if __name__ == "__main__":
