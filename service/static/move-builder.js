@@ -97,6 +97,14 @@
 
   function render() {
     var found = candidates();
+    // Every matching move goes on with the same unordered pick: start it at once.
+    var k0 = state.decisions.length, last0 = state.decisions[k0 - 1];
+    if (found.length > 1 && !(last0 && last0.open) && found.every(function (m) {
+      return m.segs[k0] && m.segs[k0].group === (found[0].segs[k0] || {}).group &&
+        "group" in m.segs[k0];
+    })) {
+      state.decisions.push({ group: found[0].segs[k0].group, picked: [], open: true, auto: true });
+    }
     var open = state.decisions.length && state.decisions[state.decisions.length - 1];
     open = open && open.open ? open : null;
     var k = state.decisions.length - (open ? 1 : 0);
@@ -114,7 +122,7 @@
       strong.className = "chosen";
       strong.textContent = "Your move: " + found[0].label;
       status.appendChild(strong);
-      status.appendChild(document.createTextNode(" (press “Make this move” to send it)"));
+      status.appendChild(document.createTextNode(" (send it with the button below)"));
       markTargets(found);
       return;
     }
@@ -187,9 +195,14 @@
     if (act === "back") {
       var last = state.decisions[state.decisions.length - 1];
       if (state.finish !== null) { state.finish = null; }
-      else if (last && "group" in last && last.picked.length > 1) { last.picked.pop(); last.open = true; }
-      else if (last) { state.decisions.pop(); }
-      else { state.target = null; }
+      else if (last && "group" in last && last.picked.length) { last.picked.pop(); last.open = true; }
+      else if (last) {
+        state.decisions.pop();
+        // a pick opened by itself would open again: step back past what led to it
+        if (last.auto) {
+          if (state.decisions.length) { state.decisions.pop(); } else { state.target = null; }
+        }
+      } else { state.target = null; }
       render();
     } else if (act === "reset") {
       state.target = null;
