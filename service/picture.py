@@ -13,7 +13,6 @@ from numbers import Real
 from typing import Any
 
 from events.gameplay import GameService
-from events.picture import local_time, picture_of  # noqa: F401 - re-exported for pages
 from events.store import LRU
 from games import svg
 from games.protocol import Game, State

@@ -75,8 +75,7 @@
   // -- the builder's box ----------------------------------------------------------------
   var box = document.createElement("div");
   box.className = "builder";
-  box.setAttribute("aria-live", "polite");
-  box.innerHTML = '<p class="path"></p><p class="status muted"></p>' +
+  box.innerHTML = '<p class="path"></p><p class="status muted" aria-live="polite"></p>' +
     '<div class="options" role="group" aria-label="Choices"></div>' +
     '<div class="controls"><button type="button" data-act="back">Back</button>' +
     '<button type="button" data-act="reset">Reset</button></div>';
@@ -96,6 +95,8 @@
   }
 
   function render() {
+    // A keyboard user who chose in the box stays in it (its buttons are rebuilt below).
+    var hadFocus = box.contains(document.activeElement);
     var found = candidates();
     // Every matching move goes on with the same unordered pick: start it at once.
     var k0 = state.decisions.length, last0 = state.decisions[k0 - 1];
@@ -124,6 +125,7 @@
       status.appendChild(strong);
       status.appendChild(document.createTextNode(" (send it with the button below)"));
       markTargets(found);
+      if (hadFocus) { form.querySelector("button[type=submit]").focus(); }
       return;
     }
     choose(null);
@@ -175,7 +177,7 @@
     }
     markTargets(found);
     var first = options.querySelector("button");
-    if (first && box.contains(document.activeElement)) { first.focus(); }
+    if (hadFocus && first && !box.contains(document.activeElement)) { first.focus(); }
   }
 
   function byLabel(a, b) { return a.localeCompare(b, undefined, { numeric: true }); }

@@ -214,3 +214,17 @@ def test_the_lobby_says_what_is_wrong_beside_the_field(live, page, shots):
 def test_the_favicon_is_served(live, page):
     reply = page.request.get(live.base + "/static/favicon.svg")
     assert reply.ok and reply.headers["content-type"].startswith("image/svg+xml")
+
+
+def test_a_move_is_built_and_sent_with_the_keyboard_alone(live, page):
+    gid, _ = a_race_where_ada_can_play_a_pair(live.rt)
+    page.goto(live.base + "/play/" + live.rt.links.make(gid, 0, "play"))
+    page.locator(".builder .options button").first.focus()
+    for _ in range(6):
+        if "Your move" in builder_status(page):
+            break
+        page.keyboard.press("Enter")
+    assert "Your move" in builder_status(page)
+    assert page.evaluate("document.activeElement.type") == "submit"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("text=Your move was recorded")

@@ -161,3 +161,37 @@ def test_the_lobby_shows_a_bad_email_beside_its_field(client):
 def test_the_lobby_offers_every_time_zone(client):
     page = client.get("/").get_data(as_text=True)
     assert '<option value="Europe/Paris">' in page and 'list="time-zones"' in page
+
+
+def test_the_picture_highlights_what_changed_since_the_seats_last_move(rt, game):
+    ante_all(rt, game)
+    table = rt.games.load(game)
+    play(rt, game, 0, {"type": "play", "card": table.state["hands"][0][0]})
+    assert 'class="changed"' not in picture_for(rt, game, 0)  # its own move is the latest
+    table = rt.games.load(game)
+    play(rt, game, 1, {"type": "play", "card": table.state["hands"][1][0]})
+    assert 'class="changed"' in picture_for(rt, game, 0)  # Bo's card moved the total
+
+
+def test_the_table_facts_are_those_of_the_version_drawn(rt, game):
+    from events.picture import table_for
+    play(rt, game, 0, {"type": "ante", "amount": 1})
+    at = rt.store.version(game)
+    play(rt, game, 1, {"type": "ante", "amount": 2})
+    then = table_for(rt.games, rt.games.load(game, at=at), 0, latest=False)
+    assert then["version"] == at and then["to_act"] == [1] and then["deadline"] is None
+    assert then["names"] == ["Ada", "Bo"] and then["seat"] == 0
+    assert then["previous"] is None  # Ada's ante is the version drawn
+
+
+def test_the_worker_and_the_page_draw_the_same_picture(rt, game):
+    assert picture_for(rt.games, game, 1) == picture_for(rt, game, 1)
+    assert picture_for(rt, game, 1, at=1) is not None
+
+
+def test_a_game_without_a_picture_draws_none(rt, monkeypatch):
+    from games.protocol import Game
+    from tests.platform_game import CountingRace
+    monkeypatch.setattr(CountingRace, "picture", Game.picture)
+    gid = rt.games.create("test-race", PLAYERS).game_id
+    assert picture_for(rt, gid, 0) is None
