@@ -6,6 +6,12 @@ import os
 
 import pytest
 
+# The fixtures live in conftest.py; named here too for tests that import them from this
+# module (test_email_in_browser.py does).
+from tests.browser import conftest as _fixtures
+
+live_server, page = _fixtures.live_server, _fixtures.page
+
 pytestmark = pytest.mark.browser
 
 
