@@ -219,10 +219,12 @@
   function markTargets(found) {
     var live = {};
     found.forEach(function (m) { m.targets.forEach(function (t) { live[t] = true; }); });
+    // Shapes no move is left for fade only once the player has started choosing.
+    var narrowing = state.target !== null || state.decisions.length > 0 || state.finish !== null;
     shapes.forEach(function (s) {
       var name = s.getAttribute("data-target");
       s.classList.toggle("live", !!live[name]);
-      s.classList.toggle("dim", !live[name]);
+      s.classList.toggle("dim", narrowing && !live[name]);
       s.classList.toggle("picked", name === state.target);
       s.setAttribute("aria-disabled", live[name] ? "false" : "true");
     });
