@@ -49,6 +49,9 @@ def builder_status(page) -> str:
 def test_a_race_is_played_on_the_picture_through_the_outbox_links(live, browser, shots,
                                                                    viewport):
     page = browser.new_page(viewport=viewport)
+    errors: list[str] = []  # a script or style the page's CSP refused would show here
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
     width = viewport["width"]
     start_race(page, live.base)
 
@@ -84,6 +87,7 @@ def test_a_race_is_played_on_the_picture_through_the_outbox_links(live, browser,
     assert page.evaluate(FITS)
     page.screenshot(path=str(shots / f"race-after-move-{width}.png"), full_page=True)
     assert f"Ada plays {value}" in page.content()
+    assert errors == []
 
 
 def a_race_where_ada_can_play_a_pair(rt) -> tuple[str, list[list[int]]]:
