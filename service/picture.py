@@ -43,14 +43,38 @@ def move_choices(game: Game, state: State, seat: int,
     return out
 
 
+SCORE_FIELDS = ("score", "prestige", "vp")  # a player's public score in a view's players
+SEAT_LISTS = ("players", "guilds", "seats")  # a view's per-seat lists, seat order
+
+
 def _scores_of(value: Any, n: int) -> list[float | None] | None:
-    """A view's or outcome's ``scores`` (a list by seat, or a dict keyed by seat) as numbers."""
+    """Scores by seat as numbers, from what views and outcomes hold: a list by seat
+    (seats past ``n``, such as an automaton, are left out), ``{"totals": [...]}``, or a
+    dict keyed by seat; None if there are none."""
     if isinstance(value, dict):
-        value = [value.get(str(s), value.get(s)) for s in range(n)]  # type: ignore[call-overload]
-    if not isinstance(value, list) or len(value) != n:
+        value = value["totals"] if isinstance(value.get("totals"), list) else [
+            value.get(str(s), value.get(s)) for s in range(n)]  # type: ignore[call-overload]
+    if not isinstance(value, list) or len(value) < n:
         return None
-    out = [float(v) if isinstance(v, Real) and not isinstance(v, bool) else None for v in value]
+    out = [float(v) if isinstance(v, Real) and not isinstance(v, bool) else None
+           for v in value[:n]]
     return out if any(v is not None for v in out) else None
+
+
+def view_scores(view: dict[str, Any], n: int) -> list[float | None] | None:
+    """The public scores a view shows: its ``scores``, else the score, prestige or VP of
+    each entry of its per-seat list (``players``, ``guilds`` or ``seats``)."""
+    scores = _scores_of(view.get("scores"), n)
+    for key in SEAT_LISTS:
+        seats = view.get(key)
+        if scores is not None or not isinstance(seats, list) or len(seats) < n \
+                or not all(isinstance(p, dict) for p in seats[:n]):
+            continue
+        for name in SCORE_FIELDS:
+            scores = _scores_of([p.get(name) for p in seats[:n]], n)
+            if scores is not None:
+                break
+    return scores
 
 
 def score_series(games: GameService, game_id: str, seat: int
@@ -68,7 +92,7 @@ def score_series(games: GameService, game_id: str, seat: int
     for table, _event in games.replayer.walk(game_id):
         if table is None or table.version % every:
             continue
-        scores = _scores_of(table.game.view(table.state, seat).get("scores"), len(table.names))
+        scores = view_scores(table.game.view(table.state, seat), len(table.names))
         if scores is not None:
             series.append((table.version, scores))
     final = games.load(game_id)
@@ -105,9 +129,9 @@ def score_chart(series: list[tuple[int, list[float | None]]], names: list[str]) 
     for value in (lo, (lo + hi) / 2, hi):
         _, y = at(v0, value)
         d.text(left - 6, y + 4, f"{value:g}", size=11, anchor="end", fill=svg.MUTED)
-    for version in (v0, v1):
+    for version, anchor in ((v0, "start"), (v1, "end")):
         x, _ = at(version, lo)
-        d.text(x, height - bottom + 16, f"move {version}", size=11, anchor="middle",
+        d.text(x, height - bottom + 16, f"move {version}", size=11, anchor=anchor,
                fill=svg.MUTED)
     for seat, name in enumerate(names):
         colour = svg.seat_colour(seat)

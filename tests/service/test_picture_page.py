@@ -195,3 +195,17 @@ def test_a_game_without_a_picture_draws_none(rt, monkeypatch):
     monkeypatch.setattr(CountingRace, "picture", Game.picture)
     gid = rt.games.create("test-race", PLAYERS).game_id
     assert picture_for(rt, gid, 0) is None
+
+
+@pytest.mark.parametrize("view, scores", [
+    ({"scores": [3, 5]}, [3.0, 5.0]),
+    ({"scores": {"totals": [7, 2, 9], "final": False}}, [7.0, 2.0]),  # an automaton last
+    ({"scores": {"0": 1, "1": 4}}, [1.0, 4.0]),
+    ({"players": [{"prestige": 6}, {"prestige": 0}]}, [6.0, 0.0]),
+    ({"guilds": [{"vp": 1}, {"vp": 2}], "specialist_row": [{"prestige": 9}] * 2}, [1.0, 2.0]),
+    ({"players": [{"name": "Ada"}, {"name": "Bo"}]}, None),
+    ({"scores": [True, "x"]}, None),
+])
+def test_the_chart_reads_the_public_scores_a_view_shows(view, scores):
+    from service.picture import view_scores
+    assert view_scores(view, 2) == scores
