@@ -123,6 +123,7 @@ def at_version(token: str, version: int):
         "history_at.html", table=table, game=game, seat=link.seat, names=table.names,
         view=game.view(table.state, link.seat), version=version, last=last,
         line=history.describe(event, game, table.names, link.seat), event=event,
+        when=local_time(event.at, seat_tz(runtime.games, link.game_id, link.seat)),
         picture=Markup(picture) if picture else None,  # noqa: S704 - escaped by games.svg
         chart=Markup(chart) if chart else None,  # noqa: S704
         token=token, play_url=url_for("play.page", token=token))

@@ -232,3 +232,17 @@ def test_a_move_is_built_and_sent_with_the_keyboard_alone(live, page):
     assert page.evaluate("document.activeElement.type") == "submit"
     page.keyboard.press("Enter")
     page.wait_for_selector("text=Your move was recorded")
+
+
+def test_the_history_steps_back_and_forth_as_the_seat_saw_it(live, page, shots):
+    gid, _ = a_race_where_ada_can_play_a_pair(live.rt)
+    last = live.rt.store.version(gid)
+    page.goto(live.base + "/play/" + live.rt.links.make(gid, 1, "play") + f"/at/{last}")
+    assert page.locator("a[rel=next]").count() == 0  # nothing later than the latest
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_url(f"**/at/{last - 1}")
+    assert f"move {last - 1} of {last}" in page.content()
+    assert page.locator("#picture svg").count() == 1
+    page.screenshot(path=str(shots / "history-step.png"), full_page=True)
+    page.click("a[rel=next]")
+    page.wait_for_url(f"**/at/{last}")
