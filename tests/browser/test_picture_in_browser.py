@@ -246,3 +246,25 @@ def test_the_history_steps_back_and_forth_as_the_seat_saw_it(live, page, shots):
     page.screenshot(path=str(shots / "history-step.png"), full_page=True)
     page.click("a[rel=next]")
     page.wait_for_url(f"**/at/{last}")
+
+
+def test_a_long_move_list_is_a_select_the_picture_fills(live, page, monkeypatch):
+    from tests.platform_game import CountingRace
+    plain = CountingRace.legal_moves
+
+    def many_antes(self, state, seat):  # more moves than a radio list shows (> 40)
+        moves = plain(self, state, seat)
+        if moves and moves[0]["type"] == "ante":
+            moves += [{"type": "ante", "amount": a} for a in range(4, 50)]
+        return moves
+
+    monkeypatch.setattr(CountingRace, "legal_moves", many_antes)
+    gid = live.rt.games.create("test-race", [{"name": "Ada", "email": "ada@example.com"},
+                                             {"name": "Bo", "email": "bo@example.com"}]).game_id
+    page.goto(live.base + "/play/" + live.rt.links.make(gid, 0, "play"))
+    assert page.locator("select[name=move] option").count() == 49
+    page.click("#picture [data-target='ante:3']")
+    assert page.input_value("select[name=move]") == '{"amount": 3, "type": "ante"}'
+    page.click("button:has-text('Make this move')")
+    page.wait_for_selector("text=Your move was recorded")
+    assert live.rt.games.load(gid).state["antes"][0] == 3
