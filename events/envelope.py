@@ -104,11 +104,26 @@ class Event:
     @classmethod
     def from_entry(cls, entry_id: str, fields: dict[str, str]) -> Event:
         """Decode a stream entry exactly as stored (no upcasting)."""
-        return cls(
+        # A load decodes thousands of entries: the frozen dataclass's __init__ (one
+        # object.__setattr__ per field) was a fifth of a fold, so the fields are set at once.
+        event = object.__new__(cls)
+        event.__dict__.update(
             version=int(entry_id.split("-", 1)[1]), type=fields["type"], v=int(fields["v"]),
             at=fields["at"], actor=fields["actor"], data=json.loads(fields["data"]),
-            tape=json.loads(fields["tape"]), prev=fields["prev"], hash=fields["hash"],
+            tape=[] if fields["tape"] == "[]" else json.loads(fields["tape"]),
+            prev=fields["prev"], hash=fields["hash"],
         )
+        return event
+
+
+def json_copy(value: Any) -> Any:
+    """A deep copy of JSON data (dicts, lists, scalars): what ``copy.deepcopy`` gives,
+    about five times faster (it need not track shared or cyclic objects)."""
+    if isinstance(value, dict):
+        return {k: json_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_copy(v) for v in value]
+    return value
 
 
 def upcast(event: Event) -> Event:

@@ -233,7 +233,7 @@ class Replayer:
         if event.type == ev.MOVE_PLAYED:
             tape = TapePlayer(event.tape)
             table.game.apply(table.state, event.data["seat"],
-                             copy.deepcopy(event.data["move"]), tape)
+                             ev.json_copy(event.data["move"]), tape)
             tape.finish()
         elif event.type == ev.REWOUND:
             return _rewound(table, self.load(game_id, at=event.data["to"]), event)
