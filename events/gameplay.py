@@ -139,12 +139,13 @@ class GameService:
         final = final_reason(table.game, before, table.state, seat, move, rng.tape)
         event = self.store.append(game_id, expected_version, Event(
             version=expected_version + 1, type=ev.MOVE_PLAYED, actor=seat_actor(seat),
-            data={"seat": seat, "move": move, "final": final}, tape=rng.tape))
-        table.version = event.version
+            data={"seat": seat, "move": move, "final": final}, tape=rng.tape),
+            prev=table.head or None)
+        table.version, table.head = event.version, event.hash
         if table.outcome() is not None:
             ended = self.end_if_over(game_id)
             if ended is not None:
-                table.version, table.ended = ended.version, True
+                table.version, table.head, table.ended = ended.version, ended.hash, True
         return event, table
 
     # -- undo by agreement ------------------------------------------------------------

@@ -40,6 +40,9 @@ class Table:
     # The result of a game the players or the platform ended before the rules did
     # (resigned, forfeit, abandoned, ended early): GameEnded's ``outcome``, else None.
     ended_early: dict[str, Any] | None = None
+    # The hash of the event at ``version`` ("" if unknown: a snapshot written before it
+    # was kept): the next append chains to it without reading the log's end again.
+    head: str = ""
 
     @property
     def game(self) -> Game:
@@ -98,7 +101,7 @@ def _commitment_of(event: Event) -> str | None:
 def _rewound(table: Table, earlier: Table, event: Event) -> Table:
     """The table after ``event`` (a Rewound): ``earlier``'s position with ``table``'s
     record of secrets, and the new epoch's commitment if the Rewound started one."""
-    earlier.version = event.version
+    earlier.version, earlier.head = event.version, event.hash
     earlier.game_id = table.game_id
     earlier.revealed_secrets = table.revealed_secrets
     earlier.commitment = event.data.get("commitment") or table.commitment
@@ -173,7 +176,7 @@ class Replayer:
             if commitment:
                 table.commitment = commitment
         table.revealed_secrets = revealed
-        table.version = events[-1].version
+        table.version, table.head = events[-1].version, events[-1].hash
         return table
 
     def walk(self, game_id: str) -> Iterator[tuple[Table | None, Event]]:
@@ -226,7 +229,7 @@ class Replayer:
                 game_id=game_id, kind=data["kind"], names=list(data["names"]),
                 options=data["options"], state=state, version=event.version,
                 commitment=data["commitment"], rules_version=data["rules_version"],
-                created_at=event.at,
+                created_at=event.at, head=event.hash,
             )
         if table is None:
             raise ValueError(f"event {event.version} ({event.type}) before GameCreated")
@@ -249,7 +252,7 @@ class Replayer:
         elif event.type == ev.RULES_MIGRATED:
             table.game.migrate(table.state, event.data["to"])
             table.rules_version = event.data["to"]
-        table.version = event.version
+        table.version, table.head = event.version, event.hash
         return table
 
     # -- snapshots (a cache the worker writes; the stream stays the truth) ------------
