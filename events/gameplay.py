@@ -387,6 +387,8 @@ class GameService:
         public scores decide).  ``now`` is the time the vote is judged at and recorded
         with (expiry needs no job).  ConflictError if the votes or the game changed since
         ``expected_version``; IllegalMove with the reason otherwise."""
+        if not 0 < hours <= votes.MAX_VOTE_HOURS:
+            raise ValueError(f"a vote lasts from 0 to {votes.MAX_VOTE_HOURS} hours")
         now = now or datetime.now(UTC)
         table = self._decided_on(game_id, expected_version)
         if table.ended:

@@ -204,17 +204,21 @@ def _names(names: list[str], seats: list[int]) -> str:
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
 
 
+def _first(names: list[str], winners: list[int], scores: list[int] | None) -> str:
+    """Who comes first, in a sentence (the reason is said by :func:`ended_line`)."""
+    on = " on the current scores" if scores is not None else ""
+    if len(winners) == 1:
+        return f"{names[winners[0]]} wins{on}."
+    if winners == list(range(len(names))) and scores is None:
+        return "Every player shares first place (this game has no public scores)."
+    return f"{_names(names, winners)} share first place{on}."
+
+
 def resign_detail(names: list[str], seat: int, scores: list[int] | None) -> dict[str, Any]:
     """The ``detail`` of the GameEnded for ``seat`` resigning."""
     out = result(names, scores, [seat])
-    winners = out["winners"]
-    if len(names) == 1:
-        out["winner"] = f"{names[seat]} resigned."
-    elif len(winners) == 1:
-        out["winner"] = f"{names[winners[0]]} wins: {names[seat]} resigned."
-    else:
-        out["winner"] = (f"{names[seat]} resigned; {_names(names, winners)} share first "
-                         "place" + ("." if scores is None else " on the current scores."))
+    if out["winners"]:
+        out["winner"] = _first(names, out["winners"], scores)
     return out
 
 
@@ -224,16 +228,10 @@ def vote_detail(names: list[str], kind: str, yes: list[int], vote_version: int |
     if kind == "abandon":
         out = result(names, None, [])
         out["winners"] = []
-        out["winner"] = "Abandoned by agreement of every player: no winner."
+        out["winner"] = "No winner."
     else:
         out = result(names, scores, [])
-        if scores is None:
-            out["winner"] = "Ended early by a vote; this game has no public scores, so " \
-                            "every player shares first place."
-        else:
-            out["winner"] = (f"Ended early by a vote: {_names(names, out['winners'])} "
-                             f"{'leads' if len(out['winners']) == 1 else 'lead'} on the "
-                             "current scores.")
+        out["winner"] = _first(names, out["winners"], scores)
     out["vote"] = {"kind": kind, "called": vote_version, "yes": yes, "at": stamp(at)}
     return out
 

@@ -10,6 +10,7 @@ from events import envelope as ev
 from events.history import describe
 from events.replay import Replayer
 from events.store import ConflictError
+from events.votes import ended_line
 from games.protocol import IllegalMove
 from tests.events.test_replay import PLAYERS, play_randomly
 
@@ -34,7 +35,7 @@ def test_resigning_ends_the_game_with_the_result_saying_who_resigned(service):
     table = service.load(gid)
     assert event.type == ev.GAME_ENDED and table.ended and table.to_act() == set()
     assert table.outcome()["ended"] == "resigned" and table.outcome()["seats"] == [1]
-    assert "Bo resigned" in table.outcome()["winner"]
+    assert ended_line(table.outcome(), table.names) == "Bo resigned."
     assert "resigned (Bo)" in describe(event, table.game, table.names, None)
 
 
@@ -43,7 +44,7 @@ def test_in_a_two_player_game_the_other_player_wins(service):
     service.resign(gid, 0)
     outcome = service.load(gid).outcome()
     assert outcome["ranking"] == [1, 0] and outcome["winners"] == [1]
-    assert outcome["winner"] == "Bo wins: Ada resigned."
+    assert outcome["winner"] == "Bo wins."
 
 
 def test_with_more_players_the_resigner_ranks_last_and_the_others_equal_without_scores(
