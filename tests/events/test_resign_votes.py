@@ -10,7 +10,7 @@ from events import envelope as ev
 from events.history import describe
 from events.replay import Replayer
 from events.store import ConflictError
-from events.votes import ended_line
+from events.votes import ended_line, provisional_scores
 from games.protocol import IllegalMove
 from tests.events.test_replay import PLAYERS, play_randomly
 
@@ -233,3 +233,26 @@ def test_fold_from_event_one_gives_the_same_result(service):
     rebuilt = Replayer(service.store).load(gid, use_snapshot=False)
     assert rebuilt == live and rebuilt.outcome()["ended"] == "abandoned"
     assert service.verify(gid)[0]
+
+
+# -- the games' public scores ------------------------------------------------------------
+@pytest.mark.parametrize(("kind", "public"), [
+    ("architects", True), ("feudum-guilds", True), ("kings-guild", False)])
+def test_each_game_says_whether_it_has_public_scores_to_end_early_by(service, kind, public):
+    table = service.create(kind, THREE, {})
+    scores = provisional_scores(table.game, table.state)
+    assert (scores is not None) == public
+    if public:
+        assert len(scores) == 3 and all(isinstance(s, int) for s in scores)
+
+
+def test_resigning_in_architects_ranks_the_others_by_their_score_now(service):
+    gid = service.create("architects", THREE, {}).game_id
+    play_randomly(service, gid, 40)
+    table = service.load(gid)
+    scores = provisional_scores(table.game, table.state)
+    service.resign(gid, 2)
+    outcome = service.load(gid).outcome()
+    assert outcome["scores"] == scores and outcome["ranking"][-1] == 2
+    first, second = outcome["ranking"][:2]
+    assert scores[first] >= scores[second]
