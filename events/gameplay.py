@@ -11,6 +11,7 @@ import copy
 import logging
 import marshal
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -346,18 +347,33 @@ class GameService:
             raise ConflictError(table.version)
         return table
 
+    @staticmethod
+    def _retrying(expected_version: int | None, decide: Callable[[], Event]) -> Event:
+        """``decide()``, again if its append lost a race while the caller named no
+        expected version (it committed to nothing, so deciding on the new log is right;
+        bounded).  With an expected version the ConflictError is the answer."""
+        for _ in range(4):
+            try:
+                return decide()
+            except ConflictError:
+                if expected_version is not None:
+                    raise
+        return decide()
+
     def resign(self, game_id: str, seat: int, expected_version: int | None = None) -> Event:
         """``seat`` resigns: one GameEnded (``early="resigned"``), the seat ranked last, the
         others by the rules' public scores if the game has them (see events.votes).
         ConflictError if the game changed since ``expected_version``; IllegalMove once
         the game is over (a second resignation included)."""
-        table = self._decided_on(game_id, expected_version)
-        if table.ended:
-            raise IllegalMove(self._over(table))
-        scores = votes.provisional_scores(table.game, table.state)
-        return self.end_early(game_id, "resigned", table.version, seats=[seat],
-                              by=seat_actor(seat),
-                              detail=votes.resign_detail(table.names, seat, scores))
+        def decide() -> Event:
+            table = self._decided_on(game_id, expected_version)
+            if table.ended:
+                raise IllegalMove(self._over(table))
+            scores = votes.provisional_scores(table.game, table.state)
+            return self.end_early(game_id, "resigned", table.version, seats=[seat],
+                                  by=seat_actor(seat),
+                                  detail=votes.resign_detail(table.names, seat, scores))
+        return self._retrying(expected_version, decide)
 
     def latest_vote(self, game_id: str, at: int | None = None,
                     now: datetime | None = None) -> votes.Vote | None:
@@ -390,29 +406,32 @@ class GameService:
         if not 0 < hours <= votes.MAX_VOTE_HOURS:
             raise ValueError(f"a vote lasts from 0 to {votes.MAX_VOTE_HOURS} hours")
         now = now or datetime.now(UTC)
-        table = self._decided_on(game_id, expected_version)
-        if table.ended:
-            raise IllegalMove(self._over(table))
-        n = len(table.names)
-        step = votes.decide(self.latest_vote(game_id, table.version, now), seat, kind,
-                            accept, n, now)
-        if step.carries:
-            yes = sorted({*(step.vote.yes() if step.vote else []), seat})
-            scores = votes.provisional_scores(table.game, table.state) \
-                if kind == "end" else None
-            return self.end_early(
-                game_id, votes.REASONS[kind], table.version, by=seat_actor(seat),
-                detail=votes.vote_detail(table.names, kind, yes,
-                                         step.vote.version if step.vote else None,
-                                         scores, now))
-        if step.action == "call":
-            type_, data = ev.VOTE_CALLED, votes.called(seat, kind, now, hours)
-        else:
-            type_, data = ev.VOTE_CAST, {"seat": seat, "accept": accept,
-                                         "vote": step.vote.version, "kind": kind}
-        return self.store.append(game_id, table.version, Event(
-            version=table.version + 1, type=type_, actor=seat_actor(seat), data=data,
-            at=votes.stamp(now)))
+
+        def decide() -> Event:
+            table = self._decided_on(game_id, expected_version)
+            if table.ended:
+                raise IllegalMove(self._over(table))
+            n = len(table.names)
+            step = votes.decide(self.latest_vote(game_id, table.version, now), seat, kind,
+                                accept, n, now)
+            if step.carries:
+                yes = sorted({*(step.vote.yes() if step.vote else []), seat})
+                scores = votes.provisional_scores(table.game, table.state) \
+                    if kind == "end" else None
+                return self.end_early(
+                    game_id, votes.REASONS[kind], table.version, by=seat_actor(seat),
+                    detail=votes.vote_detail(table.names, kind, yes,
+                                             step.vote.version if step.vote else None,
+                                             scores, now))
+            if step.action == "call":
+                type_, data = ev.VOTE_CALLED, votes.called(seat, kind, now, hours)
+            else:
+                type_, data = ev.VOTE_CAST, {"seat": seat, "accept": accept,
+                                             "vote": step.vote.version, "kind": kind}
+            return self.store.append(game_id, table.version, Event(
+                version=table.version + 1, type=type_, actor=seat_actor(seat), data=data,
+                at=votes.stamp(now)))
+        return self._retrying(expected_version, decide)
 
     @staticmethod
     def _over(table: Table) -> str:

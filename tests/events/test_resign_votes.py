@@ -256,3 +256,27 @@ def test_resigning_in_architects_ranks_the_others_by_their_score_now(service):
     assert outcome["scores"] == scores and outcome["ranking"][-1] == 2
     first, second = outcome["ranking"][:2]
     assert scores[first] >= scores[second]
+
+
+# -- races and links ---------------------------------------------------------------------
+def test_a_resignation_naming_no_version_is_decided_again_after_losing_a_race(service,
+                                                                              monkeypatch):
+    gid = new_game(service)
+    original, raced = service.end_early, []
+
+    def racing(*args, **kwargs):
+        if not raced:  # another process appends between the read and the write
+            raced.append(service.record(gid, ev.REMINDER_SENT, {"seat": 1, "turn": 1}))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(service, "end_early", racing)
+    service.resign(gid, 0)
+    assert raced and service.load(gid).ended and service.load(gid).version == 3
+
+
+def test_a_vote_leaves_emailed_move_links_valid(service):
+    gid = new_game(service)
+    emailed = service.load(gid).version
+    service.vote(gid, 1, "end", True, now=T0)
+    assert service.turn_unchanged(gid, 0, emailed)
+    service.play(gid, 0, {"type": "ante", "amount": 2}, emailed, same_turn=True)
