@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from datetime import UTC, datetime
+from datetime import datetime
 
 from flask import Blueprint, jsonify, request
 from marshmallow import Schema
@@ -18,6 +18,7 @@ from service.auth import bearer, is_admin, player
 from service.current import after_append, rt
 from service.errors import ApiError
 from worker.links import Link, api_token, rotate_api_token
+from worker.notify import vote_time
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -234,10 +235,8 @@ def _query_int(name: str, default: int | None, low: int, high: int | None) -> in
 
 # -- resign and table votes (rules: events.votes) ----------------------------------------
 def request_time() -> datetime:
-    """The time a resignation or vote is judged at: the ``CLOCK`` setting (a callable
-    returning an aware datetime, for tests and demos; the worker reads it too) or now."""
-    clock = rt().config.get("CLOCK")
-    return clock() if clock else datetime.now(UTC)
+    """The time a resignation or vote is judged at (see worker.notify.vote_time)."""
+    return vote_time(rt())
 
 
 def vote_hours() -> float:

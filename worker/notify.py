@@ -199,14 +199,16 @@ def send_undo(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
     return _send_once(rt, marker, build, done)
 
 
-def _utc_now() -> datetime:
-    return datetime.now(UTC)
+def vote_time(rt: Runtime) -> datetime:
+    """The time votes are judged at, in the web and here: the ``CLOCK`` setting (a callable,
+    for tests and demos), else the runtime's own clock where it has one, else now."""
+    clock = rt.config.get("CLOCK") or getattr(rt, "now", None)
+    return clock() if clock else datetime.now(UTC)
 
 
 def send_vote(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
     """Ask ``seat`` to answer the vote to abandon or end the game called at ``version``;
-    once per vote and seat, and not once the vote is settled (see events.votes).  "Now"
-    is the ``CLOCK`` setting where there is one (tests, demos), as for the web's votes."""
+    once per vote and seat, and not once the vote is settled (see events.votes)."""
     marker = key(game_id, f"mailed:vote:{version}:{seat}")
 
     def build() -> Email | None:
@@ -215,7 +217,7 @@ def send_vote(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
         vote = rt.games.latest_vote(game_id)
         if not info.get("email") or info.get("muted") or table.ended or vote is None \
                 or vote.version != version or seat in vote.answers \
-                or vote.status((rt.config.get("CLOCK") or _utc_now)()) != "open":
+                or vote.status(vote_time(rt)) != "open":
             return None  # already settled (or answered)
         ctx = _common(rt, game_id, seat, info) | {
             "game": table.game, "names": table.names, "proposer": table.names[vote.seat],
