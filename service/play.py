@@ -18,10 +18,11 @@ import json
 
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
 
-from events import history, votes
+from events import history
 from events.audit import cached_audit
 from events.envelope import Event
 from events.store import ConflictError
+from events.votes import WHAT, ended_line, needed
 from games.protocol import IllegalMove
 from service.api import request_time, vote_hours
 from service.current import after_append, rt
@@ -226,16 +227,16 @@ def resign_vote(table) -> dict:
     vote = None if table.ended else rt().games.latest_vote(table.game_id, table.version, at)
     shown = None
     if vote is not None:
-        shown = {"kind": vote.kind, "what": votes.WHAT[vote.kind], "status": vote.status(at),
+        shown = {"kind": vote.kind, "what": WHAT[vote.kind], "status": vote.status(at),
                  "proposer": names[vote.seat], "answers": vote.answers,
                  "expires": vote.expires[:16].replace("T", " ") + " UTC",
-                 "needed": votes.needed(vote.kind, len(names)),
+                 "needed": needed(vote.kind, len(names)),
                  "yes": [names[s] for s in vote.yes()],
                  "no": [names[s] for s, a in vote.answers.items() if not a],
                  "waiting": [names[s] for s in range(len(names)) if s not in vote.answers]}
     outcome = table.outcome() if table.ended else None
-    return {"vote": shown, "what": votes.WHAT, "hours": f"{vote_hours():g}",
-            "ended_line": votes.ended_line(outcome, names) if outcome else None}
+    return {"vote": shown, "what": WHAT, "hours": f"{vote_hours():g}",
+            "ended_line": ended_line(outcome, names) if outcome else None}
 
 
 def _form_version() -> int | None:
