@@ -41,6 +41,14 @@ EVENT_TYPES = {
 # one of these was appended is not stale.
 PASSIVE = {DEADLINE_SET, REMINDER_SENT, TIMED_OUT, ADMIN_NOTE, UNDO_REQUESTED, UNDO_ANSWERED}
 
+# Table votes to abandon or end early (events.votes): passive until one carries, and the
+# vote that carries is recorded in the GameEnded it appends.  A resignation is that
+# GameEnded alone (early="resigned").
+VOTE_CALLED = "VoteCalled"
+VOTE_CAST = "VoteCast"
+EVENT_TYPES |= {VOTE_CALLED, VOTE_CAST}
+PASSIVE |= {VOTE_CALLED, VOTE_CAST}
+
 # The envelope schema version each type is written with now.
 CURRENT_V: dict[str, int] = {t: 1 for t in EVENT_TYPES}
 

@@ -221,3 +221,9 @@ class FeudumGuilds(Game):
     # -- checks --------------------------------------------------------------------------
     def check_invariants(self, state: State) -> None:
         invariants.check(state)
+
+
+def provisional_scores(state: State) -> list[int]:
+    """Each seat's veneration points on the public track now: what decides a game ended
+    early by a resignation or a vote (events.votes); the end-of-game scoring is not run."""
+    return [p["vp"] for p in state["ps"]]
