@@ -13,7 +13,7 @@ import marshal
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from events import envelope as ev
@@ -376,24 +376,14 @@ class GameService:
                                   detail=votes.resign_detail(table.names, seat, scores))
         return self._retrying(expected_version, decide)
 
-    def latest_vote(self, game_id: str, at: int | None = None,
-                    now: datetime | None = None) -> votes.Vote | None:
-        """The latest vote as of version ``at`` (default: now), however it stands.  The
-        log is read back only as far as a vote could still be open at ``now``."""
-        horizon = (now or datetime.now(UTC)) - timedelta(hours=votes.MAX_VOTE_HOURS)
-        found: list[Event] = []
-        end = at
-        while end is None or end >= 1:
-            page = self.store.latest(game_id, 200, end=end)
-            for event in page:
-                found.append(event)
-                if event.type in (ev.VOTE_CALLED, ev.GAME_ENDED) \
-                        or votes.parse_time(event.at) < horizon:
-                    return votes.latest_vote(reversed(found))
-            if len(page) < 200:
-                break
-            end = page[-1].version - 1
-        return votes.latest_vote(reversed(found))
+    def latest_vote(self, game_id: str, at: int | None = None) -> votes.Vote | None:
+        """The latest vote as of version ``at`` (default: now), however it stands (its
+        status says if it expired).  Read from its VoteCalled (the table keeps where it
+        is), so it costs the same however long the game."""
+        table = self.load(game_id, at)
+        if not table.vote_from:
+            return None
+        return votes.latest_vote(self.store.read(game_id, table.vote_from, table.version))
 
     def vote(self, game_id: str, seat: int, kind: str, accept: bool,
              expected_version: int | None = None, now: datetime | None = None,
@@ -413,7 +403,7 @@ class GameService:
             if table.ended:
                 raise IllegalMove(self._over(table))
             n = len(table.names)
-            step = votes.decide(self.latest_vote(game_id, table.version, now), seat, kind,
+            step = votes.decide(self.latest_vote(game_id, table.version), seat, kind,
                                 accept, n, now)
             if step.carries:
                 yes = sorted({*(step.vote.yes() if step.vote else []), seat})

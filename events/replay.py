@@ -43,6 +43,9 @@ class Table:
     # The hash of the event at ``version`` ("" if unknown: a snapshot written before it
     # was kept): the next append chains to it without reading the log's end again.
     head: str = ""
+    # The version of the latest VoteCalled (0: none), so the vote is read from there
+    # rather than searched for; a rewind keeps it (a vote is about the players).
+    vote_from: int = 0
 
     @property
     def game(self) -> Game:
@@ -104,6 +107,7 @@ def _rewound(table: Table, earlier: Table, event: Event) -> Table:
     earlier.version, earlier.head = event.version, event.hash
     earlier.game_id = table.game_id
     earlier.revealed_secrets = table.revealed_secrets
+    earlier.vote_from = table.vote_from
     earlier.commitment = event.data.get("commitment") or table.commitment
     return earlier
 
@@ -249,6 +253,8 @@ class Replayer:
             table.revealed_secrets = [*table.revealed_secrets, event.data["secret"]]
             if event.data.get("early"):
                 table.ended_early = event.data["outcome"]
+        elif event.type == ev.VOTE_CALLED:
+            table.vote_from = event.version
         elif event.type == ev.RULES_MIGRATED:
             table.game.migrate(table.state, event.data["to"])
             table.rules_version = event.data["to"]

@@ -247,7 +247,7 @@ def vote_hours() -> float:
 def vote_json(game_id: str, n_seats: int) -> dict | None:
     """The latest vote of the game as the API shows it (None: none since the last end)."""
     at = request_time()
-    vote = rt().games.latest_vote(game_id, now=at)
+    vote = rt().games.latest_vote(game_id)
     return vote.to_json(n_seats, at) if vote else None
 
 

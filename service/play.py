@@ -224,7 +224,7 @@ def resign_vote(table) -> dict:
     stands now: open, refused or expired)."""
     at = request_time()
     names = table.names
-    vote = None if table.ended else rt().games.latest_vote(table.game_id, table.version, at)
+    vote = None if table.ended else rt().games.latest_vote(table.game_id, table.version)
     shown = None
     if vote is not None:
         shown = {"kind": vote.kind, "what": WHAT[vote.kind], "status": vote.status(at),

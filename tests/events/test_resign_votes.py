@@ -152,7 +152,7 @@ def test_an_expired_vote_does_not_carry(service):
     event = service.vote(gid, 1, "abandon", True, now=later(72.01))
     assert event.type == ev.VOTE_CALLED, "the late yes calls a new vote instead"
     assert not service.load(gid).ended
-    vote = service.latest_vote(gid, now=later(73))
+    vote = service.latest_vote(gid)
     assert vote.seat == 1 and vote.status(later(73)) == "open"
 
 
@@ -165,7 +165,7 @@ def test_a_vote_answered_in_time_carries(service):
 def test_an_expired_vote_shows_as_expired_without_any_job(service):
     gid = new_game(service, THREE)
     service.vote(gid, 0, "end", True, now=T0)
-    vote = service.latest_vote(gid, now=later(80))
+    vote = service.latest_vote(gid)
     assert vote.status(later(1)) == "open" and vote.status(later(80)) == "expired"
 
 
@@ -280,3 +280,17 @@ def test_a_vote_leaves_emailed_move_links_valid(service):
     service.vote(gid, 1, "end", True, now=T0)
     assert service.turn_unchanged(gid, 0, emailed)
     service.play(gid, 0, {"type": "ante", "amount": 2}, emailed, same_turn=True)
+
+
+def test_finding_the_latest_vote_reads_only_from_its_call(service, monkeypatch):
+    gid = new_game(service)
+    play_randomly(service, gid, 60)
+    reads = []
+    real = service.store.read
+    monkeypatch.setattr(service.store, "read",
+                        lambda *a, **k: reads.append(a) or real(*a, **k))
+    assert service.latest_vote(gid) is None and reads == []  # no vote: nothing read
+    called = service.vote(gid, 0, "abandon", True, now=T0)
+    reads.clear()
+    assert service.latest_vote(gid).version == called.version
+    assert reads == [(gid, called.version, called.version)]
