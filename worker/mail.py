@@ -113,12 +113,6 @@ class Email:
     headers: dict[str, str] = field(default_factory=dict)
     inline: tuple[InlineImage, ...] = ()  # images the HTML part shows by cid:
 
-    @property
-    def size(self) -> int:
-        """Roughly the bytes on the wire: the parts, and the images base64-encoded."""
-        return (len(self.text.encode()) + len(self.html.encode())
-                + sum(4 * -(-len(i.data) // 3) for i in self.inline))
-
     def __post_init__(self) -> None:
         object.__setattr__(self, "subject", header_safe(self.subject))
         for name, value in [("to", self.to), *self.headers.items()]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from events import envelope as ev
 from events import history
+from events.store import key
 from tests.events.test_takebacks import THREE, take_back_agreed
 from tests.support import PLAYERS
 
@@ -94,3 +95,19 @@ def test_the_personal_page_shows_the_move_in_question_and_struck_through_undone_
     rt.games.answer_undo(gid, 1, True)
     page = client.get(f"/play/{rt.links.make(gid, 1, 'play')}").get_data(as_text=True)
     assert "<s>Ada antes</s> <span class=\"muted\">(undone)</span>" in page
+
+
+def test_a_fork_knows_the_game_and_move_it_was_forked_from_and_keeps_the_answer(service):
+    gid = anted(service)
+    fork = service.fork(gid, 2, "admin")
+    assert history.forked_from(service.store, fork) == {"from": gid, "at": 2}
+    assert service.store.get_json(fork, "forked_from") == {"from": gid, "at": 2}
+    grandchild = service.fork(fork, 3, "admin")  # its log holds both Forked events
+    assert history.forked_from(service.store, grandchild) == {"from": fork, "at": 3}
+
+
+def test_a_game_that_is_no_fork_is_remembered_as_such_for_a_bounded_time(service):
+    gid = anted(service)
+    assert history.forked_from(service.store, gid) is None
+    ttl = service.store.redis.ttl(key(gid, "forked_from"))
+    assert 0 < ttl <= history.NOT_A_FORK_SECONDS
