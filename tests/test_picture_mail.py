@@ -87,6 +87,11 @@ def test_the_picture_is_scaled_down_to_the_email_width_and_never_up():
     assert png_size(svg_to_png(narrow)[0]) == (300, 100)
 
 
+def test_the_picture_is_written_with_a_colour_palette_to_stay_small():
+    png, _, _ = svg_to_png(race_picture(None, {"total": 12, "target": 30, "hand": [1]}, {}))
+    assert png[25] == 3  # IHDR colour type 3: indexed colour
+
+
 def test_a_picture_that_fails_leaves_the_email_without_it_and_warns(rt, monkeypatch, caplog):
     def broken(self, view, table):
         raise KeyError("a drawing bug")
@@ -106,7 +111,8 @@ def test_a_renderer_error_leaves_the_email_without_the_picture(rt, monkeypatch):
     assert mail["inline"] == []
 
 
-def test_a_game_without_a_picture_sends_its_email_without_one(rt):
+def test_a_game_without_a_picture_sends_its_email_without_one(rt, monkeypatch):
+    monkeypatch.setattr(CountingRace, "picture", lambda self, view, table: None)
     table = rt.games.create("test-race", PLAYERS, {"target": 30})
     assert mail_picture(table, 0) is None
     jobs.project(table.game_id)
