@@ -135,15 +135,18 @@
       return;
     }
     if (open) {
-      var longest = 0;
+      var longest = 0, shortest = Infinity;
       var offered = {};
       found.forEach(function (m) {
         var seg = m.segs[k];
         longest = Math.max(longest, seg.items.length);
+        shortest = Math.min(shortest, seg.items.length);
         remaining(seg.items, open.picked).forEach(function (x) { offered[x] = true; });
       });
-      status.textContent = open.group + ": " + open.picked.length + " chosen, up to " +
-        longest + " possible; " + found.length + " moves still match.";
+      status.textContent = open.group + ": " + open.picked.length +
+        (shortest === longest ? " of " + longest + " chosen"
+          : " chosen (" + shortest + " to " + longest + " in all)") +
+        "; " + found.length + " moves still match.";
       Object.keys(offered).sort(byLabel).forEach(function (item) {
         button(item, function () { pickItem(item); });
       });
