@@ -78,11 +78,17 @@ def seat_tz(games: GameService, game_id: str, seat: int | None) -> str:
 
 
 def previous_view(games: GameService, table: Table, seat: int | None) -> dict[str, Any] | None:
-    """The view ``seat`` had right after its last move at or before ``table.version``."""
+    """The view ``seat`` had right after its last move at or before ``table.version``
+    that still stands (a move taken back or rewound is not one)."""
     if seat is None:
         return None
+    undone_after = table.version  # moves after this version were taken back or rewound
     for event in games.store.latest(table.game_id, LAST_MOVE_LOOKBACK, end=table.version):
-        if event.type == ev.MOVE_PLAYED and event.data.get("seat") == seat:
+        if event.version > undone_after:
+            continue  # taken back (a rewind in here was undone with it)
+        if event.type == ev.REWOUND:
+            undone_after = event.data["to"]
+        elif event.type == ev.MOVE_PLAYED and event.data.get("seat") == seat:
             if event.version == table.version:
                 return None  # its own move is the latest change: nothing to point out
             try:

@@ -209,3 +209,15 @@ def test_a_game_without_a_picture_draws_none(rt, monkeypatch):
 def test_the_chart_reads_the_public_scores_a_view_shows(view, scores):
     from service.picture import view_scores
     assert view_scores(view, 2) == scores
+
+
+def test_a_taken_back_move_is_not_the_one_changes_are_shown_since(rt, game):
+    from events.picture import previous_view
+    play(rt, game, 0, {"type": "ante", "amount": 1})
+    first = rt.games.load(game).game.view(rt.games.load(game).state, 0)
+    play(rt, game, 1, {"type": "ante", "amount": 2})
+    table = rt.games.load(game)
+    play(rt, game, 0, {"type": "play", "card": table.state["hands"][0][0]})
+    rt.games.rewind(game, rt.store.version(game) - 1, "test", "admin",
+                    expected_version=rt.store.version(game))
+    assert previous_view(rt.games, rt.games.load(game), 0) == first  # the ante, not the card
