@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import logging
 from datetime import datetime
+from types import EllipsisType
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -58,23 +59,32 @@ def _service(rt_or_games: HasGames | GameService) -> GameService:
     return rt_or_games if isinstance(rt_or_games, GameService) else rt_or_games.games
 
 
-def deadline_iso(games: GameService, game_id: str, seat: int | None,
-                 to_act: set[int]) -> str | None:
-    """The awaited turn's deadline (ISO, UTC) as ``seat`` should see it, or None."""
-    raw = games.store.redis.hgetall(key(game_id, "awaiting")) or {}
-    deadlines = {int(s): json.loads(v).get("deadline") for s, v in raw.items()}
+def seat_clock(games: GameService, game_id: str, seat: int | None,
+               to_act: set[int]) -> tuple[str | None, str]:
+    """The awaited turn's deadline (ISO, UTC) as ``seat`` should see it, or None, and the
+    time zone the seat chose in the lobby (UTC for a spectator): one round trip.
+
+    The deadline is the seat's own while it is to act, else the earliest of the seats
+    that are (the read model ``awaiting`` holds them)."""
+    pipe = games.store.redis.pipeline(transaction=False)
+    pipe.hgetall(key(game_id, "awaiting"))
+    pipe.get(key(game_id, "seats"))
+    raw, seats_raw = pipe.execute()
+    seats = json.loads(seats_raw) if seats_raw else []
+    tz = "UTC"
+    if seat is not None and 0 <= seat < len(seats):
+        tz = seats[seat].get("tz") or "UTC"
+    deadlines = {int(s): json.loads(v).get("deadline") for s, v in (raw or {}).items()}
     if seat in to_act and deadlines.get(seat):
-        return deadlines[seat]
+        return deadlines[seat], tz
     found = sorted(d for s, d in deadlines.items() if s in to_act and d)
-    return found[0] if found else None
+    return (found[0] if found else None), tz
 
 
-def seat_tz(games: GameService, game_id: str, seat: int | None) -> str:
-    """The time zone the seat chose in the lobby (UTC for a spectator or none chosen)."""
-    seats = games.store.get_json(game_id, "seats") or []
-    if seat is None or not 0 <= seat < len(seats):
-        return "UTC"
-    return seats[seat].get("tz") or "UTC"
+def deadline_text(games: GameService, game_id: str, seat: int | None,
+                  to_act: set[int]) -> str | None:
+    """The awaited turn's deadline written in ``seat``'s time zone, or None."""
+    return local_time(*seat_clock(games, game_id, seat, to_act))
 
 
 def previous_view(games: GameService, table: Table, seat: int | None) -> dict[str, Any] | None:
@@ -99,35 +109,39 @@ def previous_view(games: GameService, table: Table, seat: int | None) -> dict[st
     return None
 
 
-def table_for(games: GameService, table: Table, seat: int | None,
-              latest: bool = True) -> dict[str, Any]:
+def table_for(games: GameService, table: Table, seat: int | None, latest: bool = True,
+              deadline: str | None | EllipsisType = ...) -> dict[str, Any]:
     """The ``table`` argument of :meth:`Game.picture` for ``seat`` at ``table``'s version
-    (``latest``: it is the game's current version, so the deadline applies)."""
+    (``latest``: it is the game's current version, so the deadline applies; ``deadline``:
+    its text if the caller has it already)."""
     to_act = table.to_act()
-    deadline = None
-    if latest:
-        deadline = local_time(deadline_iso(games, table.game_id, seat, to_act),
-                              seat_tz(games, table.game_id, seat))
+    if not latest:
+        deadline = None
+    elif deadline is ...:
+        deadline = deadline_text(games, table.game_id, seat, to_act)
     return {"names": list(table.names), "seat": seat, "to_act": sorted(to_act),
             "deadline": deadline, "version": table.version,
             "previous": previous_view(games, table, seat)}
 
 
-def picture_of(games: GameService, table: Table, seat: int | None,
-               latest: bool = True) -> str | None:
-    """The SVG picture of ``table`` for ``seat`` (None: the game draws none or failed)."""
+def picture_of(games: GameService, table: Table, seat: int | None, latest: bool = True,
+               deadline: str | None | EllipsisType = ...) -> str | None:
+    """The SVG picture of ``table`` for ``seat`` (None: the game draws none or failed);
+    ``deadline`` as :func:`table_for` takes it."""
     game = table.game
     if type(game).picture is Game.picture:  # the protocol's default draws nothing
         return None
-    deadline = None
-    if latest:
-        deadline = deadline_iso(games, table.game_id, seat, table.to_act())
-    name = f"{table.game_id}:{table.version}:{seat}:{deadline}:{int(latest)}"
+    if not latest:
+        deadline = None
+    elif deadline is ...:
+        deadline = deadline_text(games, table.game_id, seat, table.to_act())
+    name = f"{table.game_id}:{table.version}:{seat}:{deadline}"
     cached = _pictures.get(name)
     if cached is not None:
         return cached or None
     try:
-        svg = game.picture(game.view(table.state, seat), table_for(games, table, seat, latest))
+        svg = game.picture(game.view(table.state, seat),
+                           table_for(games, table, seat, latest, deadline))
     except Exception:  # a picture is a nicety: the page and the email go out without it
         log.warning("could not draw the %s picture of %s", table.kind, table.game_id,
                     exc_info=True)

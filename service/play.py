@@ -22,7 +22,7 @@ from markupsafe import Markup
 from events import history
 from events.audit import cached_audit
 from events.envelope import Event
-from events.picture import deadline_iso, local_time, picture_of, seat_tz
+from events.picture import deadline_text, local_time, picture_of, seat_clock
 from events.store import ConflictError
 from events.votes import WHAT, ended_line, needed
 from games.protocol import IllegalMove
@@ -66,7 +66,8 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
         else []
     play_token = runtime.links.make(link.game_id, link.seat, "play")
     choices = move_choices(game, table.state, link.seat, moves)
-    picture = picture_of(runtime.games, table, link.seat)
+    deadline = deadline_text(runtime.games, link.game_id, link.seat, to_act)
+    picture = picture_of(runtime.games, table, link.seat, deadline=deadline)
     chart = None
     if table.ended and link.purpose == "play":
         chart = score_chart(score_series(runtime.games, link.game_id, link.seat), table.names)
@@ -87,8 +88,7 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
         picture=Markup(picture) if picture else None,  # noqa: S704
         chart=Markup(chart) if chart else None,  # noqa: S704
         builder=_builder_data(choices),
-        deadline=local_time(deadline_iso(runtime.games, link.game_id, link.seat, to_act),
-                            seat_tz(runtime.games, link.game_id, link.seat)),
+        deadline=deadline,
         scrub_url=url_for("play.at_version", token=play_token,
                           version=max(1, table.version - 1)) if table.version > 1 else None,
     ), status
@@ -125,7 +125,7 @@ def at_version(token: str, version: int):
         "history_at.html", table=table, game=game, seat=link.seat, names=table.names,
         view=game.view(table.state, link.seat), version=version, last=last,
         line=history.describe(event, game, table.names, link.seat), event=event,
-        when=local_time(event.at, seat_tz(runtime.games, link.game_id, link.seat)),
+        when=local_time(event.at, seat_clock(runtime.games, link.game_id, link.seat, set())[1]),
         picture=Markup(picture) if picture else None,  # noqa: S704 - escaped by games.svg
         chart=Markup(chart) if chart else None,  # noqa: S704
         token=token, play_url=url_for("play.page", token=token))
