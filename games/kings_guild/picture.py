@@ -232,6 +232,7 @@ class _Picture:
     def render(self) -> str:
         y = self.players(6)
         y = self.status(y)
+        y = self.final_scores(y)
         y = self.quests(y)
         y = self.specialists(y)
         y = self.rooms(y)
@@ -265,7 +266,7 @@ class _Picture:
         if outcome:
             return f"{outcome['scores'][g['seat']]} prestige (final)"
         if g.get("prestige") is None:
-            return "prestige hidden during the bids"
+            return "? prestige (hidden during the bids)"
         return f"{g['prestige']} prestige on the table"
 
     # -- players and status -------------------------------------------------------------
@@ -278,12 +279,14 @@ class _Picture:
             colour = seat_colour(seat)
             name = self.name(seat) + (" (you)" if seat == self.viewer else "")
             coins = "? coins" if g["coins"] is None else plural(g["coins"], "coin")
-            score = self.prestige_text(g).replace(" on the table", "")
+            score = self.prestige_text(g).replace(" on the table", "").replace(
+                " (hidden during the bids)", "")
             detail = f"{score} · {coins} · {plural(g['hand_count'], 'treasure')}"
             title = (f"{name} ({g['guild']}): {self.prestige_text(g)} · {coins} · "
                      f"{plural(g['hand_count'], 'treasure')} in hand"
                      + (" · to act now" if seat in to_act else ""))
-            changed = _changed(self.previous, g.get("prestige"), "guilds", seat, "prestige")
+            changed = g.get("prestige") is not None and _changed(
+                self.previous, g.get("prestige"), "guilds", seat, "prestige")
             with d.group(title=title, highlight=changed):
                 if changed:
                     _frame(d, MARGIN, row_y - 15, WIDTH - 2 * MARGIN, 20)
@@ -325,13 +328,15 @@ class _Picture:
                     parts.append(f"now: {what}")
                 else:
                     parts.append(what)
-        line_y = y + 18
         text = " · ".join(parts)
+        lines = len(_lines(text, _chars(WIDTH - 2 * MARGIN - 16, 13), 2))
         with d.group(title=text):
-            d.rect(MARGIN, y + 2, WIDTH - 2 * MARGIN, 24, fill="#F1EAD8", stroke=None, rx=4)
-            line_y = _paragraph(d, MARGIN + 8, line_y, text, WIDTH - 2 * MARGIN - 16, 13, 2)
-        y = line_y - 6
-        if v.get("council_drawn") or v.get("final_turns_left") is not None:
+            d.rect(MARGIN, y + 2, WIDTH - 2 * MARGIN, 8 + 16 * lines, fill="#F1EAD8",
+                   stroke=None, rx=4)
+            _paragraph(d, MARGIN + 8, y + 18, text, WIDTH - 2 * MARGIN - 16, 13, 2)
+        y += 10 + 16 * lines - 6
+        if not v.get("over") and (v.get("council_drawn")
+                                  or v.get("final_turns_left") is not None):
             left = v.get("final_turns_left")
             text = "The Offering to the Council was drawn: final turns"
             if left is not None:
@@ -348,7 +353,7 @@ class _Picture:
             mine = f.get("your_bid")
             bid = "" if mine is None else f"; your bid: {plural(mine, 'coin')}"
             has = ", ".join(self.name(s) for s in f.get("has_bid", [])) or "nobody yet"
-            text = f"The King's Funeral: sealed bids for the King's Statue. Bid: {has}{bid}"
+            text = f"The King's Funeral: sealed bids for the King's Statue. Have bid: {has}{bid}"
             with d.group(title=text):
                 d.rect(MARGIN, y + 6, WIDTH - 2 * MARGIN, 24, fill=EVENT, stroke=INK, rx=4)
                 _paragraph(d, MARGIN + 8, y + 23, text, WIDTH - 2 * MARGIN - 16, 12, 1)
@@ -366,12 +371,43 @@ class _Picture:
         who = self.name(winner) + " won the Statue" if winner is not None else "No Statue"
         return f"The King's Funeral: {who}" + (f" (bids: {told})" if told else "")
 
+    def final_scores(self, y: float) -> float:
+        """The rulebook's score sheet, once the game is over (every hand is scored)."""
+        d = self.d
+        outcome = self.view.get("outcome") or {}
+        sheet = outcome.get("sheet")
+        if not sheet:
+            return y
+        y = _section(d, y, "Final scores")
+        columns = [("charms", "Charms"), ("charm_bonus", "Most"), ("relics", "Relics"),
+                   ("quests", "Quests"), ("specialists", "Spec."), ("rooms", "Rooms"),
+                   ("offering", "Offer"), ("total", "Total"), ("coins", "Coins")]
+        x0, step = MARGIN + 150, (WIDTH - 2 * MARGIN - 150) / len(columns)
+        for k, (_, head) in enumerate(columns):
+            d.text(x0 + k * step + step / 2, y + 12, head, size=11, anchor="middle",
+                   fill=MUTED)
+        y += 16
+        for seat in outcome.get("ranking", range(len(sheet))):
+            row = sheet[seat]
+            place = (outcome.get("places") or [None] * len(sheet))[seat]
+            words = ", ".join(f"{head} {row.get(key, 0)}" for key, head in columns)
+            with d.group(title=f"{place}. {self.name(seat)}: {words}"):
+                d.rect(MARGIN, y, WIDTH - 2 * MARGIN, 20, fill=CARD, stroke="#DDDDDD")
+                d.circle(MARGIN + 10, y + 10, 5, fill=seat_colour(seat), stroke=None)
+                d.text(MARGIN + 20, y + 15, f"{place}. {_lines(self.name(seat), 16, 1)[0]}",
+                       size=12, weight="bold" if place == 1 else None)
+                for k, (key, _) in enumerate(columns):
+                    d.text(x0 + k * step + step / 2, y + 15, row.get(key, 0), size=12,
+                           anchor="middle", weight="bold" if key == "total" else None)
+            y += 22
+        return y + 4
+
     # -- quests --------------------------------------------------------------------------
     def quests(self, y: float) -> float:
         d, v = self.d, self.view
         slots = v["quest_slots"]
         y = _section(d, y, f"Quests ({v['quest_deck_count']} in the deck)")
-        height = 158
+        height = 166
         for i, slot in enumerate(slots):
             x = MARGIN + (i % 3) * (COLUMN + GAP)
             top = y + (i // 3) * (height + GAP)
@@ -439,8 +475,9 @@ class _Picture:
                 tx = x + w - (64 if sigil is not None else 16)
                 d.circle(tx, ry - 4, 8, fill=INK, stroke=seat_colour(thug), stroke_width=3)
                 d.text(tx, ry, "T", size=10, anchor="middle", fill="#FFFFFF", weight="bold")
+                d.text(tx - 12, ry, "Thug", size=10, anchor="end", fill=MUTED)
         for i, item in enumerate(q["items"]):
-            self.item_box(x + 6, y + 62 + i * 40, w - 12, 36, index, i, item)
+            self.item_box(x + 6, y + 60 + i * 41, w - 12, 37, index, i, item)
 
     def item_box(self, x: float, y: float, w: float, h: float, slot: int, i: int,
                  item: dict[str, Any]) -> None:
@@ -691,8 +728,8 @@ class _Picture:
                  f"{plural(g['hand_count'], 'treasure')} in hand (max {g['hand_limit']}) · "
                  f"{plural(g['sigils_free'], 'free sigil')}"
                  + (" · made an offering" if g.get("offered") else ""))
-        changed = prev is not None and (prev.get("coins"), prev.get("hand_count"),
-                                        prev.get("prestige")) != (
+        changed = prev is not None and g["coins"] is not None and (
+            prev.get("coins"), prev.get("hand_count"), prev.get("prestige")) != (
             g["coins"], g["hand_count"], g.get("prestige"))
         with d.group(title=facts, highlight=changed):
             if changed:
@@ -727,8 +764,9 @@ class _Picture:
         rooms = {r["name"]: r for r in g.get("rooms", [])}
         prev_rooms = {r["name"] for r in (prev or {}).get("rooms", [])}
         drawn: set[str] = set()
-        placing = (mine and (self.view.get("decision") or {}).get("kind") == "place_room"
-                   and (self.view.get("decision") or {}).get("seat") == self.viewer)
+        decision = self.view.get("decision") or {}
+        placing = decision.get("kind") == "place_room" and decision.get("seat") == g["seat"]
+        spots = {tuple(c) for c in decision.get("cells", [])} if placing else set()
         for row, cells in enumerate(board):
             for col, cell in enumerate(cells):
                 cx, cy = x + col * cell_w, gy + row * cell_h
@@ -738,10 +776,16 @@ class _Picture:
                     if bonus:
                         pays = "2 coins" if bonus == "coins" else f"1 {bonus}"
                         title += f"; covering it pays {pays}"
-                    target = f"cell:{col}:{row}" if placing else None
+                    spot = (col, row) in spots
+                    if spot:
+                        title += f"; the {decision.get('room', 'room')} may go here"
+                    target = f"cell:{col}:{row}" if mine and placing else None
                     with d.group(target=target, title=title):
-                        d.rect(cx + 1, cy + 1, cell_w - 2, cell_h - 2, fill="#FAF6EC",
-                               stroke="#D8CFB8", rx=3)
+                        d.rect(cx + 1, cy + 1, cell_w - 2, cell_h - 2,
+                               fill="#E8F5E9" if spot else "#FAF6EC",
+                               stroke="#2E7D32" if spot else "#D8CFB8",
+                               stroke_width=2.5 if spot else None,
+                               stroke_dasharray="5 3" if spot else None, rx=3)
                         if bonus:
                             _resource_dot(d, cx + cell_w / 2, cy + cell_h / 2 - 6, bonus, 7)
                             label = "+2 coins" if bonus == "coins" else f"+1 {bonus}"
@@ -837,8 +881,8 @@ class _Picture:
         items = [t for q in quests for t in q["items"]]
         text = (f"{plural(len(quests), 'quest')} done: "
                 + ", ".join(f"{n} {h}" for h, n in heroes.items() if n)
-                + (f" ({items.count('weapon')} weapons, {items.count('armor')} armor)"
-                   if quests else ""))
+                + (f" ({plural(items.count('weapon'), 'weapon')}, "
+                   f"{items.count('armor')} armor)" if quests else ""))
         names = "; ".join(q["name"] for q in quests) or "none yet"
         changed = prev is not None and len(prev.get("quests", [])) != len(quests)
         with d.group(title=f"Completed quests: {names}", highlight=changed):

@@ -129,6 +129,9 @@ def _decision(state: State, seat: int | None) -> dict[str, Any] | None:
         info: dict[str, Any] = {"kind": arg["kind"], "seat": arg["seat"]}
         if arg["kind"] == "place_room":
             info["room"] = arg["room"]
+            # where it may go (public: the board and the rules decide), for the picture
+            info["cells"] = [list(c) for c in rooms.positions(
+                state, arg["seat"], arg["room"], arg.get("expand", False))]
         if arg["kind"] == "keep_treasure":
             info["keep"] = arg["keep"]
             info["partner"] = arg["partner"]

@@ -278,3 +278,22 @@ def test_move_steps_pick_treasure_map_colours_as_a_group(kg):
     steps = GAME.move_steps(s, 0, {"type": "map_colors", "colors": ["blue", "red"]})
     assert steps[1:] == [{"label": "Blue deck", "group": "colours"},
                          {"label": "Red deck", "group": "colours"}]
+
+
+def test_picture_offers_the_cells_where_the_new_room_may_go(kg):
+    s = kg.new(2)
+    s["pending"] = [{"kind": "place_room", "seat": 0, "room": "Warehouse", "price": 6,
+                     "expand": True}]
+    legal = {(m["x"], m["y"]) for m in kg.moves(s, 0, "place")}
+    assert {tuple(c) for c in GAME.view(s, 1)["decision"]["cells"]} == legal
+    cells = {n for n in shapes(draw(s, 0)) if n.startswith("cell:")}
+    assert {f"cell:{x}:{y}" for x, y in legal} <= cells
+    assert not {n for n in shapes(draw(s, 1)) if n.startswith("cell:")}  # not your board
+
+
+def test_picture_shows_the_score_sheet_when_the_game_is_over():
+    state, _ = play_random_game(GAME, 3, 4, BOTS)
+    svg = draw(state, None)
+    assert "Final scores" in svg
+    for seat, score in enumerate(state["outcome"]["scores"]):
+        assert f"{state['names'][seat]}: " in svg and f"Total {score}" in svg
