@@ -38,10 +38,12 @@ from typing import Any
 from games.kings_guild import cards
 from games.svg import HIGHLIGHT, INK, MUTED, Drawing, plural, seat_colour
 
-WIDTH = 640
+WIDTH = 480  # tall, not wide: a phone (390 px) shows it at 0.8, small print stays legible
 MARGIN = 10
 GAP = 8
-COLUMN = (WIDTH - 2 * MARGIN - 2 * GAP) / 3  # three cards side by side
+COLUMNS = 2
+CELL_W, CELL_H = 64, 52  # one cell of a guild board
+COLUMN = (WIDTH - 2 * MARGIN - (COLUMNS - 1) * GAP) / COLUMNS  # cards side by side
 RESOURCE_COLOUR = {"cloth": "#9FA8DA", "leather": "#A0522D", "metal": "#9E9E9E",
                    "wood": "#6B8E23", "gem": "#E53935", "magic": "#8E44AD", "coins": "#D4A017"}
 TREASURE_COLOUR = {"blue": "#1E88E5", "red": "#E53935", "yellow": "#F2C200"}
@@ -203,9 +205,14 @@ def _relic_names() -> frozenset[str]:
                      if t["category"] == "Relic")
 
 
-def _section(d: Drawing, y: float, title: str) -> float:
-    d.text(MARGIN, y + 16, title, size=15, weight="bold")
-    return y + 24
+def _section(d: Drawing, y: float, title: str, note: str = "") -> float:
+    """A section title (smaller when long, to stay inside the width) and a muted note."""
+    size = min(15.0, (WIDTH - 2 * MARGIN) / (len(title) * 0.62))
+    d.text(MARGIN, y + 16, title, size=round(size, 1), weight="bold")
+    y += 24
+    if note:
+        y = _paragraph(d, MARGIN, y + 8, note, WIDTH - 2 * MARGIN, 11, 2, fill=MUTED) - 4
+    return y
 
 
 # -- the picture --------------------------------------------------------------------------
@@ -295,8 +302,9 @@ class _Picture:
                               fill=colour, stroke=None)
                 d.circle(MARGIN + 20, row_y - 5, 6, fill=colour, stroke=None)
                 weight = "bold" if seat in to_act else None
-                d.text(MARGIN + 32, row_y, name, size=14, weight=weight)
-                d.text(MARGIN + 250, row_y, _lines(detail, 52, 1)[0], size=13, fill=INK)
+                d.text(MARGIN + 32, row_y, _lines(name, 20, 1)[0], size=14, weight=weight)
+                d.text(WIDTH - MARGIN, row_y, _lines(detail, 40, 1)[0], size=12, fill=INK,
+                       anchor="end")
             y = row_y + 4
         deadline = self.table.get("deadline")
         if deadline:
@@ -407,13 +415,14 @@ class _Picture:
         d, v = self.d, self.view
         slots = v["quest_slots"]
         y = _section(d, y, f"Quests ({v['quest_deck_count']} in the deck)")
-        height = 166
-        for i, slot in enumerate(slots):
-            x = MARGIN + (i % 3) * (COLUMN + GAP)
-            top = y + (i // 3) * (height + GAP)
-            self.quest_card(x, top, COLUMN, height, i, slot)
-        rows = (len(slots) + 2) // 3
-        y += rows * (height + GAP)
+        for start in range(0, len(slots), COLUMNS):
+            row = slots[start:start + COLUMNS]
+            items = max((len(s["quest"].get("items", [])) for s in row if s), default=1)
+            height = 84 + 41 * max(1, items)
+            for k, slot in enumerate(row):
+                x = MARGIN + k * (COLUMN + GAP)
+                self.quest_card(x, y, COLUMN, height, start + k, slot)
+            y += height + GAP
         oracle = v.get("oracle")
         if oracle:
             names = "; ".join(q["name"] for q in oracle)
@@ -509,21 +518,27 @@ class _Picture:
     def specialists(self, y: float) -> float:
         d, v = self.d, self.view
         row = v["specialist_row"]
-        y = _section(d, y, f"Specialists for hire ({v['specialist_deck_count']} in the deck; "
-                           "the right-most is the oldest)")
-        height = 136
-        for i, spec in enumerate(row):
-            x = MARGIN + (i % 3) * (COLUMN + GAP)
-            top = y + (i // 3) * (height + GAP)
-            changed = _changed(self.previous, spec, "specialist_row", i)
-            if spec is None:
-                with d.group(title=f"Specialist space {i + 1}: empty", highlight=changed):
-                    d.rect(x, top, COLUMN, height, fill="none", stroke=MUTED, rx=6,
-                           stroke_dasharray="4 3")
-                continue
-            self.specialist_card(x, top, COLUMN, height, spec, changed)
-        rows = (len(row) + 2) // 3
-        return y + rows * (height + GAP) + 2
+        note = ("In row order, the oldest last: it leaves after each Expand action."
+                if v.get("solo") else "In row order, the oldest last. Hiring one at full price "
+                "puts a 1-coin discount on each one after it.")
+        y = _section(d, y, f"Specialists for hire ({v['specialist_deck_count']} in the deck)",
+                     note)
+        for start in range(0, len(row), COLUMNS):
+            part = row[start:start + COLUMNS]
+            lines = max((len(_lines(spec["text"], _chars(COLUMN - 16, 10.5), 7))
+                         for spec in part if spec), default=1)
+            height = 70 + 13 * lines
+            for k, spec in enumerate(part):
+                i, x = start + k, MARGIN + k * (COLUMN + GAP)
+                changed = _changed(self.previous, spec, "specialist_row", i)
+                if spec is None:
+                    with d.group(title=f"Specialist space {i + 1}: empty", highlight=changed):
+                        d.rect(x, y, COLUMN, height, fill="none", stroke=MUTED, rx=6,
+                               stroke_dasharray="4 3")
+                    continue
+                self.specialist_card(x, y, COLUMN, height, spec, changed)
+            y += height + GAP
+        return y + 2
 
     def specialist_card(self, x: float, y: float, w: float, h: float, spec: dict[str, Any],
                         changed: bool) -> None:
@@ -550,7 +565,7 @@ class _Picture:
                 d.circle(x + w - 14 - k * 10, y + 31, 4, fill=RESOURCE_COLOUR["coins"],
                          stroke=INK, stroke_width=0.5)
             d.text(x + 8, y + 50, spec["timing"], size=10, fill=MUTED)
-            _paragraph(d, x + 8, y + 65, spec["text"], w - 16, 10, 6)
+            _paragraph(d, x + 8, y + 67, spec["text"], w - 16, 10.5, 7)
 
     # -- rooms for sale ------------------------------------------------------------------
     def rooms(self, y: float) -> float:
@@ -562,8 +577,8 @@ class _Picture:
         previous = {r["name"]: r for r in (_prev(self.previous, "rooms_for_sale") or [])}
         height = 50
         for i, room in enumerate(rooms):
-            x = MARGIN + (i % 3) * (COLUMN + GAP)
-            top = y + (i // 3) * (height + 6)
+            x = MARGIN + (i % COLUMNS) * (COLUMN + GAP)
+            top = y + (i // COLUMNS) * (height + 6)
             changed = self.previous is not None and previous.get(room["name"]) != room
             left = room.get("left", 1)
             chamber = cards.rooms()[room["name"]].get("chamber_spaces")
@@ -590,7 +605,7 @@ class _Picture:
                 if text:
                     d.text(x + 6, top + 44, _lines(text, _chars(COLUMN - 12, 10), 1)[0],
                            size=10, fill=MUTED)
-        rows = (len(rooms) + 2) // 3
+        rows = (len(rooms) + COLUMNS - 1) // COLUMNS
         return y + rows * (height + 6) + 2
 
     # -- treasures and supply ------------------------------------------------------------
@@ -599,7 +614,7 @@ class _Picture:
         y = _section(d, y, "Treasure decks and resource supply")
         counts = v.get("treasure_deck_counts", {})
         discards = v.get("discards", {})
-        w = COLUMN
+        w = (WIDTH - 2 * MARGIN - 2 * GAP) / 3
         for i, colour in enumerate(cards.COLORS):
             x = MARGIN + i * (w + GAP)
             n, gone = counts.get(colour, 0), len(discards.get(colour, []))
@@ -612,18 +627,18 @@ class _Picture:
                     _frame(d, x, y, w, 40)
                 d.rect(x, y, w, 40, fill=CARD, stroke=INK, rx=4)
                 d.rect(x + 6, y + 6, 20, 28, fill=TREASURE_COLOUR[colour], stroke=INK, rx=3)
-                d.text(x + 34, y + 18, f"{colour}: {n} in deck", size=12, weight="bold")
-                d.text(x + 34, y + 33, f"{gone} discarded", size=11, fill=MUTED)
+                d.text(x + 32, y + 17, f"{n} {colour}", size=12, weight="bold")
+                d.text(x + 32, y + 32, f"{gone} discarded", size=11, fill=MUTED)
         y += 48
         relics = sorted({name for pile in discards.values() for name in pile
                          if name in _relic_names()})
         if relics:
             d.text(MARGIN, y + 13, "Relics in the discards:", size=11, fill=MUTED)
-            x = MARGIN + 140
+            x = MARGIN + 135
             for name in relics:
                 width = 14 + len(name) * 6.2
                 if x + width > WIDTH - MARGIN:
-                    x, y = MARGIN + 140, y + 22
+                    x, y = MARGIN + 135, y + 22
                 with d.group(target=f"relic:{name}", title=f"{name} (a Relic) in the discards; "
                              "the Curator buys it for 3 coins"):
                     d.rect(x, y, width, 18, fill=CARD, stroke=INK, rx=9)
@@ -631,9 +646,9 @@ class _Picture:
                 x += width + 6
             y += 24
         supply = v.get("supply", {})
-        w = (WIDTH - 2 * MARGIN - 5 * 6) / 6
+        w = (WIDTH - 2 * MARGIN - 2 * 6) / 3
         for i, resource in enumerate(cards.RESOURCES):
-            x = MARGIN + i * (w + 6)
+            x, y = MARGIN + (i % 3) * (w + 6), y + (34 if i == 3 else 0)
             n = supply.get(resource, 0)
             changed = _changed(self.previous, n, "supply", resource)
             with d.group(target=f"supply:{resource}", highlight=changed,
@@ -669,8 +684,8 @@ class _Picture:
         hand = v.get("hand", [])
         mine = next((g for g in v["guilds"] if g["seat"] == self.viewer), None)
         limit = f" of {mine['hand_limit']}" if mine else ""
-        y = _section(d, y, f"Your hand ({len(hand)}{limit} treasures; the others see only "
-                           "how many)")
+        y = _section(d, y, f"Your hand: {len(hand)}{limit} treasures",
+                     "Only you see these; the others see how many you hold.")
         if not hand:
             d.text(MARGIN, y + 12, "No treasures.", size=12, fill=MUTED)
             return y + 20
@@ -683,8 +698,8 @@ class _Picture:
         d = self.d
         height = 92
         for i, card in enumerate(hand):
-            x = MARGIN + (i % 3) * (COLUMN + GAP)
-            top = y + (i // 3) * (height + 6)
+            x = MARGIN + (i % COLUMNS) * (COLUMN + GAP)
+            top = y + (i // COLUMNS) * (height + 6)
             new = highlight and card["card"] not in (before or set())
             kind = card.get("category") or "treasure"
             sell = "no price" if card.get("sell") is None else f"sells for {card['sell']}"
@@ -703,7 +718,7 @@ class _Picture:
                     facts.append(f"★ {card['prestige']}")
                 d.text(x + 14, top + 29, " · ".join(facts), size=10, fill=MUTED)
                 _paragraph(d, x + 14, top + 43, card["text"], COLUMN - 20, 9.5, 4)
-        rows = (len(hand) + 2) // 3
+        rows = (len(hand) + COLUMNS - 1) // COLUMNS
         return y + rows * (height + 6) + 2
 
     # -- guild boards --------------------------------------------------------------------
@@ -715,36 +730,55 @@ class _Picture:
         prev = None
         if self.previous is not None:
             prev = next((p for p in self.previous.get("guilds", []) if p["seat"] == seat), None)
-        top = y + 6
-        height = 262
-        d.rect(MARGIN, top, WIDTH - 2 * MARGIN, height, fill="#FFFDF8", stroke=colour,
-               stroke_width=3, rx=8)
-        name = self.name(seat) + (" (you)" if mine else "")
-        with d.group(title=f"{name}'s guild: {g['guild']}: {g.get('guild_text', '')}"):
-            d.circle(MARGIN + 16, top + 16, 7, fill=colour, stroke=None)
-            d.text(MARGIN + 28, top + 21, f"{name}: {g['guild']}", size=14, weight="bold")
+        inner = WIDTH - 2 * MARGIN - 20
         coins = "? coins" if g["coins"] is None else plural(g["coins"], "coin")
         facts = (f"{self.prestige_text(g)} · {coins} · "
                  f"{plural(g['hand_count'], 'treasure')} in hand (max {g['hand_limit']}) · "
                  f"{plural(g['sigils_free'], 'free sigil')}"
                  + (" · made an offering" if g.get("offered") else ""))
+        fact_lines = _lines(facts, _chars(inner, 11), 2)
+        words = self.guild_words(g)
+        word_lines = [_lines(text, _chars(inner, 11), 3) for text in words]
+        top = y + 6
+        grid_y = top + 32 + 14 * len(fact_lines)
+        height = (grid_y - top) + CELL_H * 3 + 40 + sum(14 * len(w) + 4 for w in word_lines)
+        d.rect(MARGIN, top, WIDTH - 2 * MARGIN, height, fill="#FFFDF8", stroke=colour,
+               stroke_width=3, rx=8)
+        name = self.name(seat) + (" (you)" if mine else "")
+        with d.group(title=f"{name}'s guild: {g['guild']}: {g.get('guild_text', '')}"):
+            d.circle(MARGIN + 16, top + 16, 7, fill=colour, stroke=None)
+            d.text(MARGIN + 28, top + 21, _lines(f"{name}: {g['guild']}", 48, 1)[0], size=14,
+                   weight="bold")
         changed = prev is not None and g["coins"] is not None and (
             prev.get("coins"), prev.get("hand_count"), prev.get("prestige")) != (
             g["coins"], g["hand_count"], g.get("prestige"))
         with d.group(title=facts, highlight=changed):
             if changed:
-                _frame(d, MARGIN + 8, top + 27, WIDTH - 2 * MARGIN - 16, 16)
-            d.text(MARGIN + 12, top + 40, _lines(facts, 95, 1)[0], size=11)
-        self.spaces_and_grid(MARGIN + 12, top + 50, g, prev)
-        self.storage(MARGIN + 340, top + 50, g, prev)
+                _frame(d, MARGIN + 8, top + 27, inner + 4, 14 * len(fact_lines) + 2)
+            for k, line in enumerate(fact_lines):
+                d.text(MARGIN + 10, top + 38 + 14 * k, line, size=11)
+        self.spaces_and_grid(MARGIN + 10, grid_y, g, prev)
+        self.storage(MARGIN + 10 + 4 * CELL_W + 10, grid_y, g, prev)
+        wy = grid_y + CELL_H * 3 + 36 + 12
+        for lines in word_lines:
+            for line in lines:
+                d.text(MARGIN + 10, wy, line, size=11)
+                wy += 14
+            wy += 4
         return top + height + 4
+
+    def guild_words(self, g: dict[str, Any]) -> list[str]:
+        """The specialists and rooms with their prestige, in words under the board."""
+        specs = ", ".join(f"{s['name']} ★{s['prestige']}" for s in g["specialists"]) or "none"
+        rooms = ", ".join(f"{r['name']} ★{r['prestige']}" for r in g.get("rooms", [])) or "none"
+        return [f"Specialists: {specs}", f"Rooms: {rooms}"]
 
     def spaces_and_grid(self, x: float, y: float, g: dict[str, Any],
                         prev: dict[str, Any] | None) -> None:
         """The specialist spaces above the guild, then the 4 x 3 board of cells."""
         d = self.d
         mine = g["seat"] == self.viewer
-        cell_w, cell_h = 78, 54
+        cell_w, cell_h = CELL_W, CELL_H
         specs = g["specialists"]
         before = {s["id"]: s.get("space") for s in (prev or {}).get("specialists", [])}
         cap = (g.get("spaces") or {}).get("top", 4)
@@ -856,14 +890,15 @@ class _Picture:
                    _lines(s["name"], _chars(w - 4, size), 1)[0], size=size, anchor="middle")
 
     def storage(self, x: float, y: float, g: dict[str, Any], prev: dict[str, Any] | None) -> None:
-        """Resources in storage, completed quests, specialists and rooms in words."""
+        """Resources in storage and the quests done, right of the board."""
         d = self.d
         seat, mine = g["seat"], g["seat"] == self.viewer
+        width = WIDTH - MARGIN - 10 - x
         d.text(x, y + 12, f"Storage: {g['stored']} of {g['storage_limit']}", size=12,
                weight="bold")
-        w = (WIDTH - MARGIN - 12 - x - 2 * 6) / 3
+        w = (width - 6) / 2
         for i, resource in enumerate(cards.RESOURCES):
-            rx, ry = x + (i % 3) * (w + 6), y + 18 + (i // 3) * 28
+            rx, ry = x + (i % 2) * (w + 6), y + 20 + (i // 2) * 28
             n = g["resources"].get(resource, 0)
             target = f"mine:{resource}" if mine else f"store:{seat}:{resource}"
             changed = prev is not None and prev.get("resources", {}).get(resource) != n
@@ -875,7 +910,7 @@ class _Picture:
                 _resource_dot(d, rx + 11, ry + 12, resource, 5)
                 d.text(rx + 20, ry + 17, f"{n} {resource}", size=11,
                        fill=INK if n else MUTED)
-        qy = y + 84
+        qy = y + 20 + 3 * 28 + 14
         quests = g.get("quests", [])
         heroes = {h: sum(1 for q in quests if q["hero"] == h) for h in HERO_COLOUR}
         items = [t for q in quests for t in q["items"]]
@@ -887,10 +922,5 @@ class _Picture:
         changed = prev is not None and len(prev.get("quests", [])) != len(quests)
         with d.group(title=f"Completed quests: {names}", highlight=changed):
             if changed:
-                _frame(d, x, qy - 12, WIDTH - MARGIN - 12 - x, 16)
-            qy = _paragraph(d, x, qy, text if quests else "No quests done yet", 270, 11, 2)
-        specs = g["specialists"]
-        spec_text = ", ".join(f"{s['name']} ★{s['prestige']}" for s in specs) or "none"
-        qy = _paragraph(d, x, qy + 4, f"Specialists: {spec_text}", 270, 11, 3)
-        room_text = ", ".join(f"{r['name']} ★{r['prestige']}" for r in g.get("rooms", [])) or "none"
-        _paragraph(d, x, qy + 4, f"Rooms: {room_text}", 270, 11, 3)
+                _frame(d, x, qy - 12, width, 30)
+            _paragraph(d, x, qy, text if quests else "No quests done yet", width, 11, 3)
