@@ -292,8 +292,8 @@ class _Picture:
             title = (f"{name} ({g['guild']}): {self.prestige_text(g)} · {coins} · "
                      f"{plural(g['hand_count'], 'treasure')} in hand"
                      + (" · to act now" if seat in to_act else ""))
-            changed = g.get("prestige") is not None and _changed(
-                self.previous, g.get("prestige"), "guilds", seat, "prestige")
+            before = _prev(self.previous, "guilds", seat, "prestige")
+            changed = None not in (before, g.get("prestige")) and before != g["prestige"]
             with d.group(title=title, highlight=changed):
                 if changed:
                     _frame(d, MARGIN, row_y - 15, WIDTH - 2 * MARGIN, 20)
@@ -750,8 +750,7 @@ class _Picture:
             d.text(MARGIN + 28, top + 21, _lines(f"{name}: {g['guild']}", 48, 1)[0], size=14,
                    weight="bold")
         changed = prev is not None and g["coins"] is not None and (
-            prev.get("coins"), prev.get("hand_count"), prev.get("prestige")) != (
-            g["coins"], g["hand_count"], g.get("prestige"))
+            prev.get("coins"), prev.get("hand_count")) != (g["coins"], g["hand_count"])
         with d.group(title=facts, highlight=changed):
             if changed:
                 _frame(d, MARGIN + 8, top + 27, inner + 4, 14 * len(fact_lines) + 2)
