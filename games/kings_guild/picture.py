@@ -128,7 +128,7 @@ def _lines(text: str, chars: int, most: int) -> list[str]:
 
 def _chars(width: float, size: float) -> int:
     """About how many characters of ``size`` fit in ``width`` (DejaVu Sans is wide)."""
-    return max(4, int(width / (size * 0.6)))
+    return max(4, int(width / (size * 0.57)))
 
 
 def _paragraph(d: Drawing, x: float, y: float, text: str, width: float, size: float,
@@ -362,10 +362,12 @@ class _Picture:
             bid = "" if mine is None else f"; your bid: {plural(mine, 'coin')}"
             has = ", ".join(self.name(s) for s in f.get("has_bid", [])) or "nobody yet"
             text = f"The King's Funeral: sealed bids for the King's Statue. Have bid: {has}{bid}"
+            lines = len(_lines(text, _chars(WIDTH - 2 * MARGIN - 16, 12), 3))
             with d.group(title=text):
-                d.rect(MARGIN, y + 6, WIDTH - 2 * MARGIN, 24, fill=EVENT, stroke=INK, rx=4)
-                _paragraph(d, MARGIN + 8, y + 23, text, WIDTH - 2 * MARGIN - 16, 12, 1)
-            y += 30
+                d.rect(MARGIN, y + 6, WIDTH - 2 * MARGIN, 9 + 15 * lines, fill=EVENT, stroke=INK,
+                       rx=4)
+                _paragraph(d, MARGIN + 8, y + 23, text, WIDTH - 2 * MARGIN - 16, 12, 3)
+            y += 15 + 15 * lines
         result = v.get("funeral_result")
         if result and isinstance(result, dict) and not v.get("funeral"):
             d.text(MARGIN, y + 20, self.funeral_text(result), size=12, fill=MUTED)
@@ -672,8 +674,8 @@ class _Picture:
         if not drawn:
             return y
         partner = self.name(decision.get("partner"))
-        y = _section(d, y, f"Drawn for the shared quest: keep {decision.get('keep', 1)}, "
-                           f"pass the rest to {partner}")
+        y = _section(d, y, "Drawn for the shared quest",
+                     f"Keep {decision.get('keep', 1)}; the rest go to {partner}.")
         return self.card_grid(y, drawn, lambda i, c: f"drawn:{i}", highlight=False)
 
     # -- the viewer's hand ---------------------------------------------------------------
