@@ -126,15 +126,15 @@ def _lines(text: str, chars: int, most: int) -> list[str]:
     return lines
 
 
-def _chars(width: float, size: float) -> int:
+def _chars(width: float, size: float, bold: bool = False) -> int:
     """About how many characters of ``size`` fit in ``width`` (DejaVu Sans is wide)."""
-    return max(4, int(width / (size * 0.57)))
+    return max(4, int(width / (size * (0.64 if bold else 0.57))))
 
 
 def _paragraph(d: Drawing, x: float, y: float, text: str, width: float, size: float,
                most: int, **attrs: Any) -> float:
     """Wrapped text from baseline ``y``; returns the baseline after the last line."""
-    for line in _lines(text, _chars(width, size), most):
+    for line in _lines(text, _chars(width, size, attrs.get("weight") == "bold"), most):
         d.text(x, y, line, size=size, **attrs)
         y += size * 1.25
     return y
@@ -378,7 +378,10 @@ class _Picture:
         winner = result.get("winner")
         bids = result.get("bids") or []
         told = ", ".join(f"{self.name(s)} {b}" for s, b in enumerate(bids))
-        who = self.name(winner) + " won the Statue" if winner is not None else "No Statue"
+        if winner is not None:
+            who = f"{self.name(winner)} won the King's Statue"
+        else:
+            who = "a tie, nobody built the Statue" if result.get("tie") else "no Statue"
         return f"The King's Funeral: {who}" + (f" (bids: {told})" if told else "")
 
     def final_scores(self, y: float) -> float:
@@ -865,7 +868,7 @@ class _Picture:
                 _frame(d, x + 1, y + 1, w - 2, cell_h - 2)
             d.rect(x + 1, y + 1, w - 2, cell_h - 2,
                    fill=ROOM_FILL.get(data.get("category", "basic"), CARD), stroke=INK, rx=4)
-            _paragraph(d, x + 5, y + 14, name, w - 10, 10, 2, weight="bold")
+            _paragraph(d, x + 4, y + 13, name, w - 8, 9, 2, weight="bold")
             d.text(x + w - 5, y + cell_h - 6, f"★{room.get('prestige', 0)}", size=9,
                    anchor="end", fill="#8A6D00")
             if g.get("baggage") == name:
