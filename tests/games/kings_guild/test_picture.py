@@ -93,23 +93,23 @@ def test_picture_of_a_finished_game_shows_the_final_scores():
 
 
 def test_picture_is_a_function_of_the_view_whatever_the_others_hold(kg):
-    state = next(p for p in positions(3, seed=5, moves=120, every=60) if p is not None)
-    state = copy.deepcopy(state)
+    *_, state = positions(3, seed=5, moves=120, every=40)  # a game under way
+    for seat, name in ((1, "Stunning Charm"), (1, "Treasure Map"), (2, "Ancient Helm")):
+        kg.to_hand(state, seat, name)
     before = {seat: draw(state, seat) for seat in (None, 0)}
-    # re-deal what seat 0 cannot see: the others' hands and the order of every deck
+    # re-deal what seat 0 cannot see: each card in the others' hands swapped for a deck
+    # card of another name, and every deck shuffled
     other = copy.deepcopy(state)
-    pool = [c for s in (1, 2) for c in other["guilds"][s]["hand"]]
-    for s in (1, 2):
-        held = len(other["guilds"][s]["hand"])
-        other["guilds"][s]["hand"] = []
-        for _ in range(held):
-            colour = random.Random(s).choice(cards.COLORS)
-            other["guilds"][s]["hand"].append(other["treasure_decks"][colour].pop(0))
-    for card in pool:
-        other["treasure_decks"][cards.treasure(card)["color"]].append(card)
+    for seat in (1, 2):
+        hand = other["guilds"][seat]["hand"]
+        for i, card in enumerate(hand):
+            deck = other["treasure_decks"][cards.treasure(card)["color"]]
+            swap = next(c for c in deck if cards.treasure_name(c) != cards.treasure_name(card))
+            deck[deck.index(swap)], hand[i] = card, swap
     for deck in other["treasure_decks"].values():
         random.Random(1).shuffle(deck)
     GAME.check_invariants(other)
+    assert other["guilds"][1]["hand"] != state["guilds"][1]["hand"]
     assert GAME.view(other, 0) == GAME.view(state, 0)
     for seat in (None, 0):
         assert draw(other, seat) == before[seat]
