@@ -204,6 +204,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                           "your_bid": bids.get(str(seat)) if seat is not None else None}
     else:
         out["funeral"] = None
+    # running scores by seat (public prestige; the final scores once the game is over)
+    out["scores"] = (list(state["outcome"]["scores"]) if state["outcome"]
+                     else [g["prestige"] for g in out["guilds"]])
     if seat is not None:
         out["hand"] = [treasure_card(c) for c in guild.player(state, seat)["hand"]]
         if sees_oracle(state, seat):

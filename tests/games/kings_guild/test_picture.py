@@ -89,6 +89,7 @@ def test_picture_of_a_finished_game_shows_the_final_scores():
     parse(svg)
     scores = state["outcome"]["scores"]
     assert f"{scores[0]} prestige (final)" in svg and "Game over" in svg
+    assert GAME.view(state, 1)["scores"] == scores
     save("kings-guild-2p-over.svg", svg)
 
 
@@ -173,6 +174,7 @@ def test_view_shows_the_prestige_on_the_table_without_hidden_treasures(kg):
     kg.to_hand(s, 0, "Stunning Charm")
     for viewer in (0, 1, None):
         assert GAME.view(s, viewer)["guilds"][0]["prestige"] == 4
+        assert GAME.view(s, viewer)["scores"] == [4, 0]
     assert "4 prestige on the table" in draw(s, 1)
 
 
@@ -181,6 +183,7 @@ def test_view_hides_the_prestige_with_the_coins_during_the_funeral(kg):
     s["funeral"] = {"bids": {}}
     view = GAME.view(s, 0)
     assert view["guilds"][1]["prestige"] is None and view["guilds"][0]["prestige"] == 0
+    assert view["scores"] == [0, None]
 
 
 # -- targets and steps ----------------------------------------------------------------------
