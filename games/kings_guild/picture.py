@@ -231,7 +231,10 @@ class _Picture:
         self.view, self.table = view, table
         self.viewer: int | None = table.get("seat", view.get("seat"))
         self.previous: dict[str, Any] | None = table.get("previous")
-        self.d = Drawing(WIDTH, 100)
+        viewer = self.name(self.viewer) if self.viewer is not None else "a spectator"
+        # the height is known once every section is drawn (render sets it)
+        self.d = Drawing(WIDTH, 0, title=f"The King's Guild, seen by {viewer}",
+                         description=self.description())
 
     def name(self, seat: int | None) -> str:
         return _name(self.table, self.view, seat)
@@ -248,12 +251,8 @@ class _Picture:
         y = self.hand(y)
         for g in self.board_order():
             y = self.guild(y, g)
-        d = self.d
-        d.height = int(y + MARGIN)
-        viewer = self.name(self.viewer) if self.viewer is not None else "a spectator"
-        d._title = f"The King's Guild, seen by {viewer}"
-        d._description = self.description()
-        return d.render()
+        self.d.height = int(y + MARGIN)
+        return self.d.render()
 
     def description(self) -> str:
         v = self.view
@@ -449,6 +448,9 @@ class _Picture:
         q = slot["quest"]
         if q.get("event"):
             text = cards.events()[q["id"]]["text"]
+            if self.view.get("solo") and q["id"] == cards.FUNERAL:
+                text = ("Solo: as your action, build the King's Statue for 0 coins "
+                        "(4 prestige). It moves along like a quest.")
             with d.group(target=f"quest:{index}", title=f"{q['name']}: {text}",
                          highlight=changed):
                 if changed:
