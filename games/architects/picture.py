@@ -141,14 +141,18 @@ class Picture:
             d.polygon([(x + s / 2, y), (x + s, y + s / 2), (x + s / 2, y + s), (x, y + s / 2)],
                       fill=fill, stroke=INK, stroke_width=1)
         elif kind == "marble":
-            d.rect(x, y, s, s, fill=fill, stroke=INK, stroke_width=1)
-            d.line(x + 2, y + s - 3, x + s - 2, y + 3, stroke=MUTED, stroke_width=1)
+            d.rect(x, y + s * 0.1, s, s * 0.8, fill=fill, stroke=INK, stroke_width=1, rx=s * 0.15)
+            d.line(x + s * 0.15, y + s * 0.75, x + s * 0.85, y + s * 0.3, stroke="#9AA7B8",
+                   stroke_width=1.5)
         elif kind == "virtue":
             d.polygon([(x + s / 2, y + s), (x, y + s * 0.4), (x + s * 0.25, y),
                        (x + s / 2, y + s * 0.25), (x + s * 0.75, y), (x + s, y + s * 0.4)],
                       fill="#7CB342", stroke=INK, stroke_width=1)
         elif kind == "building_cards":
-            d.rect(x + 1, y, s * 0.75, s, fill=CARD, stroke=INK, stroke_width=1)
+            d.rect(x + s * 0.1, y, s * 0.8, s, fill=CARD, stroke=INK, stroke_width=1, rx=1.5)
+            d.polygon([(x + s * 0.25, y + s * 0.5), (x + s * 0.5, y + s * 0.22),
+                       (x + s * 0.75, y + s * 0.5)], fill=INK, stroke=None)
+            d.rect(x + s * 0.32, y + s * 0.5, s * 0.36, s * 0.3, fill=INK, stroke=None)
         else:
             d.circle(x + s / 2, y + s / 2, s / 2, fill=fill, stroke=INK)
 
@@ -417,7 +421,7 @@ class Picture:
                                                   f"({pl['name']}) in Prison"):
                     self.worker(x, self.y + 22, colour(pl), s=18)
                     d.text(x + 12, self.y + 30, f"×{n}", size=13, weight="bold")
-                x += 50
+                x += 36 + 9 * len(str(n))
             if not inside:
                 d.text(PAD + 150, self.y + 25, "empty", size=12, fill=MUTED)
         self.y += h
@@ -486,7 +490,7 @@ class Picture:
         resets = guildhall.reset_spaces(n_all)
         names = [f"{self.players[q]['colour']}" for q in v["guildhall"]]
         changed = self.changed("guildhall") or self.changed("guildhall_side")
-        gh = 4 * (size + 4) + 40 + (20 if v["guildhall_side"] else 0)
+        gh = 4 * (size + 4) + 52 + (20 if v["guildhall_side"] else 0)
         self.outline(PAD, top, gw, gh, changed)
         with d.group(target="loc:guildhall",
                      title=f"Guildhall: {len(v['guildhall'])} of {v['guildhall_size']} "
@@ -507,13 +511,13 @@ class Picture:
                     self.worker(x + size / 2, y + size / 2 + 2,
                                 colour(self.players[v["guildhall"][k]]), s=18)
             y = top + 26 + 4 * (size + 4) + 8
-            d.text(PAD + 8, y, "C: cull the Workshop · R: Reset", size=10, fill=MUTED)
+            d.text(PAD + 8, y, "C: cull Workshop", size=10, fill=MUTED)
+            d.text(PAD + 8, y + 12, "R: Black Market Reset", size=10, fill=MUTED)
             if v["guildhall_side"]:
-                x = PAD + 12
-                d.text(PAD + 8, y + 16, "Beside:", size=10)
+                d.text(PAD + 8, y + 30, "Beside:", size=10)
                 x = PAD + 56
                 for q in v["guildhall_side"]:
-                    self.worker(x, y + 12, colour(self.players[q]), s=12)
+                    self.worker(x, y + 26, colour(self.players[q]), s=12)
                     x += 12
         # The Cathedral, top level first.
         cx = PAD + gw + 10
@@ -790,10 +794,27 @@ class Picture:
                 d.rect(x, cy, w, h, fill=CARD, stroke=INK, rx=4)
                 d.text(x + 5, cy + 17, card["name"], size=11, weight="bold")
                 d.text(x + w - 5, cy + 17, f"{card['vp']} VP", size=11, anchor="end")
-                if card["timing"] == "end":
-                    d.circle(x + w - 42, cy + 13, 3, fill=MUTED, stroke=None)
         rows = (len(pl["buildings"]) + per_row - 1) // per_row
         return y + rows * (h + gap)
+
+    def legend(self) -> None:
+        """What the icons mean, once."""
+        x = float(PAD)
+        y = self.y + 6
+        items = [(k, k.title()) for k in RESOURCES] + [("virtue", "Virtue"),
+                                                       ("building_cards", "Building cards")]
+        for kind, name in items:
+            self.resource(x, y, kind, s=12)
+            self.d.text(x + 15, y + 10, name, size=11, fill=MUTED)
+            x += 24 + 6.2 * len(name)
+        x, y = float(PAD), y + 18
+        for skill in SKILL_FILL:
+            x = self.skills(x, y - 1, [skill], s=13)
+            self.d.text(x, y + 10, skill, size=11, fill=MUTED)
+            x += 6.2 * len(skill) + 12
+        self.d.text(x + 6, y + 10, "(Apprentice skills; a Building may need them)", size=11,
+                    fill=MUTED)
+        self.y = y + 10
 
     # -- the whole picture -----------------------------------------------------------------
     def draw(self) -> str:
@@ -807,6 +828,7 @@ class Picture:
         self.virtue_track()
         self.automaton()
         self.heading("Players")
+        self.legend()
         order = list(range(len(self.players)))
         if self.seat is not None:
             order.remove(self.seat)
