@@ -11,6 +11,7 @@ viewer's previous view is outlined in the highlight colour.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from games.architects import guildhall, locations, presentation
@@ -31,11 +32,11 @@ SKILL_FILL = {"Carpentry": "#A0522D", "Tiling": "#C0392B", "Masonry": "#607D8B"}
 PANEL = "#F3EBDD"
 CARD = "#FFFDF8"
 LOC_TEXT = {
-    "quarry": "1 + 1 Stone per Worker here", "forest": "1 Wood per Worker here",
+    "quarry": "1 + 1 Stone per Worker", "forest": "1 Wood per Worker",
     "mines": "1 + 1 Clay per Worker, or 1 Gold per 2", "silversmith": "1 + 1 Silver per Worker",
-    "storehouse": "1 trade per Worker here", "workshop": "Hire (2 Silver + 2 Tax) or plans",
-    "town_centre": "1 capture per Worker here", "tax_stand": "Take all the Tax; -2 Virtue",
-    "guardhouse": "1 action per Worker here",
+    "storehouse": "1 trade per Worker", "workshop": "Hire (2 Silver + 2 Tax) or plans",
+    "town_centre": "1 capture per Worker", "tax_stand": "Take all Tax; -2 Virtue",
+    "guardhouse": "1 action per Worker",
 }
 BOARD_ORDER = ("quarry", "forest", "mines", "silversmith", "storehouse", "workshop",
                "town_centre", "tax_stand", "guardhouse")
@@ -123,6 +124,15 @@ class Picture:
                    (cx + s * 0.3, cy - s * 0.15), (cx + s * 0.5, cy + s * 0.5)],
                   fill=fill, stroke=INK, stroke_width=1)
         d.circle(cx, cy - s * 0.38, s * 0.27, fill=fill, stroke=INK, stroke_width=1)
+
+    def star(self, cx: float, cy: float, r: float) -> None:
+        """A five-pointed star (the winner's mark)."""
+        points = []
+        for k in range(10):
+            radius = r if k % 2 == 0 else r * 0.45
+            angle = math.pi / 2 + k * math.pi / 5
+            points.append((cx + radius * math.cos(angle), cy - radius * math.sin(angle)))
+        self.d.polygon(points, fill=HIGHLIGHT, stroke=INK, stroke_width=1)
 
     def resource(self, x: float, y: float, kind: str, s: float = 12) -> None:
         """A resource icon with its top-left corner at (x, y)."""
@@ -213,12 +223,16 @@ class Picture:
             if x + width > W - PAD and x > PAD:
                 x, y = float(PAD), y + 24
             acting = q in to_act and not pl.get("bot")
+            won = q in ((v.get("outcome") or {}).get("winners") or [])
             title = f"{pl['name']}, {pl['colour']}" + (", to act" if acting else "")
+            title += ", winner" if won else ""
             if scores is not None:
                 title += f", {scores[q]} VP" + ("" if final else " if the game ended now")
             with d.group(title=title):
                 if acting:
                     d.polygon([(x, y - 12), (x, y + 2), (x + 11, y - 5)], fill=INK, stroke=None)
+                if won:
+                    self.star(x + 5, y - 5, 7)
                 self.worker(x + 21, y - 4, colour(pl), s=15)
                 d.text(x + 32, y, label, size=14, weight="bold" if acting else None)
             x += width + 10
@@ -340,7 +354,7 @@ class Picture:
                          highlight=self.changed("board", loc)):
                 d.rect(x, y, w, h, fill=PANEL, stroke=INK, rx=6)
                 d.text(x + 8, y + 18, locations.NAMES[loc], size=14, weight="bold")
-                self.lines(x + 8, y + 34, LOC_TEXT[loc], w - 16, 11, fill=MUTED, max_lines=2)
+                self.lines(x + 8, y + 35, LOC_TEXT[loc], w - 16, 12, fill=MUTED, max_lines=2)
                 if loc == "tax_stand":
                     self.resource(x + w - 52, y + 6, "silver", s=14)
                     d.text(x + w - 34, y + 18, v["tax"], size=14, weight="bold")
@@ -431,7 +445,7 @@ class Picture:
         self.heading("Workshop", f"Apprentice deck {v['app_deck']} · Building pile {v['deck']}")
         gap = 6
         w = (W - 2 * PAD - 3 * gap) / 4
-        h = 128
+        h = 142
         for row in range(2):
             for col in range(4):
                 x = PAD + col * (w + gap)
@@ -457,7 +471,7 @@ class Picture:
                         d.text(sx + 2, y + 34, f"{card['virtue_on_hire']:+d}", size=11,
                                weight="bold")
                         self.resource(sx + 17, y + 24, "virtue", s=10)
-                    self.lines(x + 6, y + 52, card["ability"], w - 10, 10, max_lines=6)
+                    self.lines(x + 6, y + 54, card["ability"], w - 10, 11, max_lines=7)
                     if silver:
                         self.resource(x + w - 26, y + 20, "silver", s=16)
                         d.text(x + w - 18, y + 32, silver, size=11, anchor="middle",
@@ -541,7 +555,7 @@ class Picture:
                 d.text(cx + 12, y + lh / 2 + 3, f"{lvl}", size=13, weight="bold")
                 d.text(cx + 28, y + lh / 2 + 3, f"{level['vp']} VP", size=11)
                 cost = self._cathedral_cost(level["cost_options"])
-                d.text(cx + 72, y + lh / 2 + 3, cost, size=10, fill=MUTED)
+                d.text(cx + 74, y + lh / 2 + 4, cost, size=11, fill=MUTED)
                 x = cx + cw - 14
                 for pl in self.players:
                     if pl["cathedral"] == lvl:
@@ -567,7 +581,7 @@ class Picture:
         for q, pl in enumerate(self.players):
             by_level.setdefault(pl["virtue"], []).append(q)
         tallest = max(len(x) for x in by_level.values())
-        h = 40 + 12 * tallest
+        h = 44 + 12 * tallest
         changed = any(self.changed("players", q, "virtue") for q in range(len(self.players)))
         self.outline(PAD, top, W - 2 * PAD, h, changed)
         with d.group(title="Virtue: " + ", ".join(f"{pl['name']} {pl['virtue']}"
@@ -578,7 +592,7 @@ class Picture:
                 d.rect(x, top, cell, h, fill=fill, stroke=MUTED)
                 d.text(x + cell / 2, top + 14, level, size=12, anchor="middle", weight="bold")
                 vp = board()["virtue_vp"][str(level)]
-                d.text(x + cell / 2, top + h - 5, f"{vp:+d}" if vp else "0", size=9,
+                d.text(x + cell / 2, top + h - 5, f"{vp:+d}" if vp else "0", size=11,
                        anchor="middle", fill=MUTED)
                 for k, q in enumerate(by_level.get(level, [])):
                     d.circle(x + cell / 2, top + 25 + 12 * k, 5.5, fill=colour(self.players[q]),
