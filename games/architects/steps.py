@@ -23,6 +23,13 @@ from games.architects.presentation import goods_title
 State = dict[str, Any]
 Move = dict[str, Any]
 RESOURCE_ORDER = ("silver", "clay", "wood", "stone", "gold", "marble")
+GUARD_STEP = {
+    "send": "Send your captured Workers to Prison (gain 1 Silver each)",
+    "release_prison": "Release your Workers from Prison",
+    "release_boards_silver": "Release your Workers from other boards for 5 Silver (2 Tax)",
+    "release_boards_debt": "Release your Workers from other boards for 1 Debt and 1 Virtue",
+    "pay_debt": "Pay off 1 Debt for 6 Silver (3 Tax); +1 Virtue",
+}
 GUARD_TARGET = {"send": "mine:captured", "release_prison": "mine:prison",
                 "pay_debt": "mine:debts"}
 
@@ -126,13 +133,15 @@ def steps(state: State, seat: int, move: Move) -> list[dict[str, Any]]:
     if t == "capture":
         pl = state["players"][move["player"]]
         n = state["board"][move["location"]][move["player"]]
-        whose = "your own" if move["player"] == seat else f"{pl['name']}'s ({pl['colour']})"
+        workers = presentation.plural(n, "Worker")
+        whose = f"Your own {workers} (back to your supply)" if move["player"] == seat else \
+            f"{pl['colour'].title()} ({pl['name']}): {workers}"
         return [{"label": "Capture Workers"},
-                {"label": f"At the {locations.NAMES[move['location']]}"},
-                {"label": f"{whose} {presentation.plural(n, 'Worker')}"}]
+                {"label": f"At the {locations.NAMES[move['location']]}"}, {"label": whose}]
     if t == "guard":
-        return [{"label": "Guardhouse action"},
-                {"label": presentation.label(state, move)}]
+        action = GUARD_STEP[move["action"]] if move["action"] != "release_boards" else \
+            GUARD_STEP[f"release_boards_{move['by']}"]
+        return [{"label": "Guardhouse action"}, {"label": action}]
     if t == "choose":
         return [{"label": "Choose the Building's effect"},
                 {"label": presentation.label(state, move)}]
