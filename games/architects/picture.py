@@ -112,6 +112,7 @@ class Picture:
         return a != b
 
     def outline(self, x: float, y: float, w: float, h: float, on: bool) -> None:
+        """A highlight frame around a box that changed (drawn beneath it)."""
         if on:
             self.d.rect(x - 2, y - 2, w + 4, h + 4, fill="none", stroke=HIGHLIGHT,
                         stroke_width=5, rx=6)
@@ -187,6 +188,7 @@ class Picture:
         return x
 
     def heading(self, text: str, note: str = "") -> None:
+        """A section title, with a note on the right."""
         self.y += 24
         self.d.text(PAD, self.y, text, size=17, weight="bold")
         if note:
@@ -248,6 +250,7 @@ class Picture:
             self.y += 16
 
     def status(self) -> str:
+        """One sentence: the phase, who plays and what they are choosing."""
         v = self.v
         if v["phase"] == "draft":
             rnd = v["draft"]["round"] + 1 if v.get("draft") else 1
@@ -271,8 +274,8 @@ class Picture:
             text += f" Opponent's last Scheme: {auto['last_name']}."
         return text
 
-    def building_card(self, x: float, y: float, w: float, cid: int, target: str | None,
-                      note: str = "") -> float:
+    def building_card(self, x: float, y: float, w: float, cid: int,
+                      target: str | None) -> float:
         """A Building card with cost, VP, needed skills, Virtue and effect; returns its
         height."""
         card = building(cid)
@@ -280,7 +283,7 @@ class Picture:
         eff_lines = wrap(effect, w - 14, 11)
         h = 62 + 13.2 * len(eff_lines)
         d = self.d
-        with d.group(target=target, title=presentation.building_details(cid) + note):
+        with d.group(target=target, title=presentation.building_details(cid)):
             d.rect(x, y, w, h, fill=CARD, stroke=INK, rx=5)
             d.text(x + 7, y + 17, card["name"], size=14, weight="bold")
             d.circle(x + w - 17, y + 14, 11, fill="#FFF3C4", stroke=INK, stroke_width=1)
@@ -294,17 +297,18 @@ class Picture:
             self.lines(x + 7, y + 55, effect, w - 14, 11)
         return h
 
-    def card_rows(self, cards: list[int], target_prefix: str | None, note: str = "") -> None:
+    def card_rows(self, cards: list[int], target_prefix: str | None) -> None:
         """Building cards two to a row, full details."""
         w = (W - 3 * PAD) / 2
         for i in range(0, len(cards), 2):
             row = cards[i:i + 2]
             hs = [self.building_card(PAD + k * (w + PAD), self.y, w, cid,
-                                     f"{target_prefix}{cid}" if target_prefix else None, note)
+                                     f"{target_prefix}{cid}" if target_prefix else None)
                   for k, cid in enumerate(row)]
             self.y += max(hs) + 8
 
     def draft(self) -> None:
+        """The viewer's draft pool with every card's details, and who still chooses."""
         v = self.v
         draft = v.get("draft")
         if not draft:
@@ -325,6 +329,7 @@ class Picture:
             self.y += 4
 
     def drawn(self) -> None:
+        """Building cards drawn at the Black Market, for the viewer who drew them."""
         pend = self.v.get("pending")
         if not pend or pend["kind"] != "keep":
             return
@@ -334,6 +339,7 @@ class Picture:
             self.card_rows(cards, "card:")
 
     def board(self) -> None:
+        """The nine large locations with each colour's Workers on them."""
         v, d = self.v, self.d
         self.heading("Main board")
         cols, gap = 3, 8
@@ -374,6 +380,7 @@ class Picture:
         self.y += 3 * (h + gap) - gap
 
     def market(self) -> None:
+        """The Black Market's three spaces and their goods, its piles, and the Prison."""
         v, d = self.v, self.d
         self.heading("Black Market", f"Resets so far: {v.get('resets', 0)}")
         w = (W - 2 * PAD - 2 * 8) / 3
@@ -441,6 +448,8 @@ class Picture:
         self.y += h
 
     def workshop(self) -> None:
+        """The Workshop's two rows of Apprentices (Silver on skipped cards) and the
+        Building pile."""
         v, d = self.v, self.d
         self.heading("Workshop", f"Apprentice deck {v['app_deck']} · Building pile {v['deck']}")
         gap = 6
@@ -492,6 +501,7 @@ class Picture:
         self.y += 36
 
     def guildhall_and_cathedral(self) -> None:
+        """The Guildhall's spaces (cull and Reset marked) beside the Cathedral levels."""
         v, d = self.v, self.d
         self.heading("Guildhall and Cathedral",
                      f"Reward cards left: {v['rewards']}")
@@ -538,6 +548,7 @@ class Picture:
         cw = W - PAD - cx
         levels = board()["cathedral"]
         lh = (gh - 24) / len(levels)
+        # Comparing the players lists first skips the per-player look on most pictures.
         changed = self.changed("players") and any(
             self.changed("players", q, "cathedral") for q in range(len(self.players)))
         who = [f"{pl['name']} {pl['cathedral']}" for pl in self.players]
@@ -566,6 +577,7 @@ class Picture:
 
     @staticmethod
     def _cathedral_cost(options: list[dict[str, int]]) -> str:
+        """'1 Gold', or '8 Stone / Wood (any mix)' for a level paid in a mix."""
         if len(options) == 1:
             return goods_title(options[0])
         total = sum(options[0].values())
@@ -573,6 +585,7 @@ class Picture:
         return f"{total} {kinds} (any mix)"
 
     def virtue_track(self) -> None:
+        """The Virtue track 0-14 with every marker and each level's end VP."""
         d = self.d
         self.heading("Virtue track", "10+: no Black Market · ≤4: no Cathedral · ≤3: less Tax")
         cell = (W - 2 * PAD) / 15
@@ -602,6 +615,7 @@ class Picture:
                             "takes one.", size=10, fill=MUTED)
 
     def automaton(self) -> None:
+        """The Byzantine opponent's Scheme deck, Stash and last Scheme (solo, bot variant)."""
         auto = self.v.get("automaton")
         if not auto:
             return
@@ -743,6 +757,7 @@ class Picture:
 
     @staticmethod
     def _score_text(lines: dict[str, int]) -> str:
+        """'Buildings 12 · Cathedral 4 · Debts -2 ...'."""
         names = {"buildings": "Buildings", "guildhall": "Guildhall", "cathedral": "Cathedral",
                  "virtue": "Virtue", "debts": "Debts", "gold_marble": "Gold/Marble",
                  "silver": "Silver", "prison": "Prison"}
@@ -750,6 +765,7 @@ class Picture:
                           for k, v in lines.items())
 
     def _apprentices(self, q: int, y: float) -> float:
+        """A player's hired Apprentices from ``y``; returns the y below them."""
         d, pl = self.d, self.players[q]
         changed = self.changed("players", q, "apprentices")
         d.text(PAD + 16, y + 12, f"Apprentices ({len(pl['apprentices'])})", size=12,
@@ -781,6 +797,7 @@ class Picture:
         return y + rows * (h + gap)
 
     def _buildings(self, q: int, y: float) -> float:
+        """A player's constructed Buildings from ``y``; returns the y below them."""
         d, pl = self.d, self.players[q]
         changed = self.changed("players", q, "buildings")
         vp = sum(building(c)["vp"] for c in pl["buildings"])
@@ -832,6 +849,7 @@ class Picture:
 
     # -- the whole picture -----------------------------------------------------------------
     def draw(self) -> str:
+        """The whole picture, top to bottom, as SVG text."""
         self.header()
         self.draft()
         self.drawn()
