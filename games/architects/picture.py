@@ -77,6 +77,11 @@ def wrap(text: str, width: float, size: float) -> list[str]:
     return lines
 
 
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis (titles keep the whole)."""
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
 class Picture:
     """One picture being drawn: the view, the previous view and a y cursor."""
 
@@ -216,7 +221,7 @@ class Picture:
         final = (v.get("scores") or {}).get("final")
         x, y = float(PAD), 24.0
         for q, pl in enumerate(self.players):
-            label = pl["name"] + (" (you)" if q == self.seat else "")
+            label = clip(pl["name"], 24) + (" (you)" if q == self.seat else "")
             if pl.get("bot"):
                 label += " (opponent)"
             if scores is not None:
@@ -642,7 +647,7 @@ class Picture:
         own = q == self.seat
         scores = self.v.get("scores") or {}
         top = self.y + 14
-        title = pl["name"] + (" (you)" if own else "") + f" · {pl['colour']}"
+        title = clip(pl["name"], 28) + (" (you)" if own else "") + f" · {pl['colour']}"
         if pl.get("character"):
             title += f" · {pl['character']}"
         d.rect(PAD, top, 8, 26, fill=colour(pl), stroke=None)
