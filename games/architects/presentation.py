@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.architects import black_market, locations
+from games.architects import black_market, locations, views
 from games.architects.automaton import scheme_name
 from games.architects.cards import apprentice, building
 
@@ -154,6 +154,9 @@ def summary(state: State, seat: int | None) -> str:
         lines.append(f"{cur} to play. Guildhall {gh}. Tax Stand {state['tax']} Silver.")
         if state["final_turns"] is not None:
             lines.append("Final round!")
+        totals = views.running_scores(state)["totals"]
+        lines.append("VP if the game ended now: " + ", ".join(
+            f"{pl['name']} {totals[q]}" for q, pl in enumerate(state["players"])) + ".")
     else:
         res = state["result"]
         lines.append("Game over. " + result_line(state))

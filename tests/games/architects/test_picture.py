@@ -320,3 +320,10 @@ def test_save_one_picture_per_player_count_for_review():
         ET.fromstring(svg)
     state = GAME.setup(["Ann", "Bob", "Cy"], GAME.normalize_options({}, 3), RecordingRandom(2))
     (ARTIFACTS / "architects-draft.svg").write_text(picture(state, 0), encoding="utf-8")
+
+
+def test_the_email_summary_gives_the_running_score(make_table):
+    t = make_table(n=2)
+    totals = GAME.view(t.state, 0)["scores"]["totals"]
+    assert f"VP if the game ended now: P0 {totals[0]}, P1 {totals[1]}." in \
+        GAME.summary(t.state, 1)
