@@ -234,7 +234,7 @@ class Picture:
             title = f"{pl['name']}, {pl['colour']}" + (", to act" if acting else "")
             title += ", winner" if won else ""
             if scores is not None:
-                title += f", {scores[q]} VP" + ("" if final else " if the game ended now")
+                title += f", {scores[q]} VP" + ("" if final else " now")
             with d.group(title=title):
                 if acting:
                     d.polygon([(x, y - 12), (x, y + 2), (x + 11, y - 5)], fill=INK, stroke=None)
@@ -247,7 +247,8 @@ class Picture:
         status = self.status()
         self.y = self.lines(PAD, self.y, status, W - 2 * PAD, 13) - 2
         deadline = self.table.get("deadline")
-        note = "" if final or scores is None else "Scores: VP if the game ended now."
+        note = "" if final or scores is None else \
+            "Scores: VP now (end-game Virtue effects of Buildings not yet resolved)."
         if deadline:
             note = (note + " " if note else "") + f"Deadline: {deadline}"
         if note:

@@ -155,8 +155,8 @@ def summary(state: State, seat: int | None) -> str:
         if state["final_turns"] is not None:
             lines.append("Final round!")
         totals = views.running_scores(state)["totals"]
-        lines.append("VP if the game ended now: " + ", ".join(
-            f"{pl['name']} {totals[q]}" for q, pl in enumerate(state["players"])) + ".")
+        lines.append("Score now: " + ", ".join(
+            f"{pl['name']} {totals[q]} VP" for q, pl in enumerate(state["players"])) + ".")
     else:
         res = state["result"]
         lines.append("Game over. " + result_line(state))

@@ -325,5 +325,5 @@ def test_save_one_picture_per_player_count_for_review():
 def test_the_email_summary_gives_the_running_score(make_table):
     t = make_table(n=2)
     totals = GAME.view(t.state, 0)["scores"]["totals"]
-    assert f"VP if the game ended now: P0 {totals[0]}, P1 {totals[1]}." in \
+    assert f"Score now: P0 {totals[0]} VP, P1 {totals[1]} VP." in \
         GAME.summary(t.state, 1)
