@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from games.architects import GAME, cards
+from games.architects.game import provisional_scores
 from games.rng import RecordingRandom
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -270,11 +271,10 @@ def test_the_final_score_is_the_result_once_the_game_is_over():
     assert scores["totals"] == GAME.outcome(state)["scores"]
 
 
-def test_the_running_score_leaves_the_state_as_it_was():
-    state, _ = list(positions(4, seed=7, every=50))[2]
-    before = copy.deepcopy(state)
-    GAME.view(state, 0)
-    assert state == before
+def test_the_running_score_is_the_score_a_resignation_or_vote_ranks_by():
+    for state, _ in list(positions(2, seed=7, options={"bot_opponent": True}, every=40))[:-1]:
+        totals = GAME.view(state, 0)["scores"]["totals"]
+        assert totals[:2] == provisional_scores(state)
 
 
 def test_plans_say_how_many_building_cards_with_the_plural_right(make_table):
