@@ -246,14 +246,14 @@ class Picture:
         self.y = y + 20
         status = self.status()
         self.y = self.lines(PAD, self.y, status, W - 2 * PAD, 13) - 2
-        deadline = self.table.get("deadline")
-        note = "" if final or scores is None else \
-            "Scores: VP now (end-game Virtue effects of Buildings not yet resolved)."
-        if deadline:
-            note = (note + " " if note else "") + f"Deadline: {deadline}"
-        if note:
-            d.text(PAD, self.y + 2, note, size=12, fill=MUTED)
-            self.y += 16
+        notes = []
+        if scores is not None and not final:
+            notes.append("Scores: VP now (end-game Virtue effects of Buildings not yet "
+                         "resolved).")
+        if self.table.get("deadline"):
+            notes.append(f"Deadline: {self.table['deadline']}")
+        for note in notes:
+            self.y = self.lines(PAD, self.y + 2, note, W - 2 * PAD, 12, fill=MUTED) - 2
 
     def status(self) -> str:
         """One sentence: the phase, who plays and what they are choosing."""
@@ -380,7 +380,7 @@ class Picture:
                                    f"the {locations.NAMES[loc]}"):
                     self.worker(wx, y + h - 18, colour(pl), s=18)
                     d.text(wx + 11, y + h - 9, f"×{n}", size=13, weight="bold")
-                wx += 29 + 8 * len(str(n))
+                wx += 33 + 8 * len(str(n))
                 if wx > x + w - 20:
                     wx = x + 14
         self.y += 3 * (h + gap) - gap
