@@ -1,0 +1,101 @@
+"""Forced moves: a seat whose only legal move is safe to play without asking gets it
+played for it by the worker, marked in the history ("Played for Ann: the only move").
+
+A move is played for a seat only if all of these hold:
+
+* it is the seat's one legal move now;
+* the game says it is safe (``Game.forced_move_safe``: it chooses nothing hidden and
+  shows nobody anything);
+* applied on a copy of the state, it drew no randomness (empty tape) and the game's
+  ``reveals`` finds nothing it showed: a guard at run time, whatever the game says;
+* the player did not turn this off for the seat (the per-seat setting on their personal
+  page, kept in the game's hash ``forced-off``: seat -> "1"; default on).
+
+Each move is decided on the version it was read at (``expected_version``), so a player
+or another worker moving meanwhile makes the append fail and nothing is played twice;
+at most ``MAX_PER_RUN`` are played per projection run, and the next run goes on.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+
+from events.replay import Table
+from events.store import ConflictError, key
+from games.protocol import Game, IllegalMove, Move
+from games.rng import RecordingRandom
+from worker.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+MAX_PER_RUN = 50
+AUTO = "forced"  # the MovePlayed's data.auto
+OFF = "forced-off"  # per game: seat -> "1" where the player turned forced moves off
+
+
+def is_on(client, game_id: str, seat: int) -> bool:
+    """Whether forced moves are played for ``seat`` (the default)."""
+    return client.hget(key(game_id, OFF), str(seat)) != "1"
+
+
+def set_on(client, game_id: str, seat: int, on: bool) -> None:
+    """Turn forced moves on or off for ``seat``."""
+    if on:
+        client.hdel(key(game_id, OFF), str(seat))
+    else:
+        client.hset(key(game_id, OFF), str(seat), "1")
+
+
+def supports(game: Game) -> bool:
+    """Whether the game marks any move safe (the protocol's default never does)."""
+    return type(game).forced_move_safe is not Game.forced_move_safe
+
+
+def forced_move(table: Table, seat: int) -> Move | None:
+    """``seat``'s only legal move if it may be played for them now, else None."""
+    game, state = table.game, table.state
+    if not supports(game) or seat not in table.to_act():
+        return None
+    moves = game.legal_moves(state, seat)
+    if len(moves) != 1 or not game.forced_move_safe(state, seat, moves[0]):
+        return None
+    move = moves[0]
+    after = copy.deepcopy(state)
+    probe = RecordingRandom(b"forced-move-probe")  # any seed: only "drew or not" counts
+    try:
+        game.apply(after, seat, copy.deepcopy(move), probe)
+    except IllegalMove:
+        return None
+    if probe.tape or game.reveals(state, after, seat, move) is not None:
+        log.warning("%s marked %r safe for seat %s, but it draws or reveals: not played",
+                    table.kind, move, seat)
+        return None
+    return move
+
+
+def play_forced(rt: Runtime, game_id: str, budget: int = MAX_PER_RUN) -> int:
+    """Play the forced moves due in ``game_id`` now, at most ``budget``; how many."""
+    played = 0
+    off = None
+    while played < budget:
+        table = rt.games.load(game_id)
+        if table.ended or not supports(table.game) or table.outcome() is not None:
+            break
+        if off is None:
+            off = rt.redis.hgetall(key(game_id, OFF))
+        found = None
+        for seat in sorted(table.to_act()):
+            if off.get(str(seat)) != "1":
+                move = forced_move(table, seat)
+                if move is not None:
+                    found = (seat, move)
+                    break
+        if found is None:
+            break
+        try:
+            rt.games.play(game_id, found[0], found[1], table.version, auto=AUTO)
+        except (ConflictError, IllegalMove):
+            break  # the game moved meanwhile: its next projection looks again
+        played += 1
+    return played
