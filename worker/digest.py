@@ -36,8 +36,13 @@ LATE_LIMIT = timedelta(hours=20)  # a digest this late is skipped: the next one 
 
 
 def set_digest(rt: Runtime, pid: str, hour: int | None) -> None:
-    """Turn the digest on at local ``hour`` (0-23), or off with None; schedules the next."""
-    players.save_prefs(rt.redis, pid, digest=hour)
+    """Turn the digest on at local ``hour`` (0-23), or off with None; schedules the next.
+    The first digest is the next one due after now (no digest for a day already begun
+    before the hour chosen)."""
+    current = players.prefs(rt.redis, pid)
+    if hour == current["digest"]:
+        return  # unchanged: keep the day's digest as it was planned
+    players.save_prefs(rt.redis, pid, digest=hour, since=quiet.now().timestamp())
     if hour is None:
         rt.redis.srem(DIGEST_PLAYERS, pid)
         return
@@ -82,11 +87,15 @@ def schedule(rt: Runtime, pid: str, at: datetime | None = None) -> date | None:
     if hour is None:
         return None
     today = at.astimezone(quiet.zone(tz)).date()
-    for day in (today - timedelta(days=1), today):
-        due = due_at(day, hour, tz, quiet_hours)
-        if due <= at and at - due < LATE_LIMIT and rt.redis.get(_marker(pid, day)) is None:
-            rt.enqueuer.enqueue(send_digest, pid, day.isoformat(),
-                                job_id=f"digest:{pid}:{day.isoformat()}")
+    # the latest digest due (today's, or yesterday's before today's hour) if not sent
+    last = max((d for d in (today - timedelta(days=1), today)
+                if due_at(d, hour, tz, quiet_hours) <= at), default=None)
+    if last is not None:
+        due = due_at(last, hour, tz, quiet_hours)
+        if due.timestamp() >= prefs["digest_since"] and at - due < LATE_LIMIT \
+                and rt.redis.get(_marker(pid, last)) is None:
+            rt.enqueuer.enqueue(send_digest, pid, last.isoformat(),
+                                job_id=f"digest:{pid}:{last.isoformat()}")
     upcoming = today if due_at(today, hour, tz, quiet_hours) > at else today + timedelta(days=1)
     rt.enqueuer.enqueue(send_digest, pid, upcoming.isoformat(),
                         job_id=f"digest:{pid}:{upcoming.isoformat()}",

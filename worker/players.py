@@ -84,7 +84,8 @@ def rebuild(client, store) -> int:
 # -- settings ----------------------------------------------------------------------------
 def prefs(client, pid: str) -> dict[str, Any]:
     """The player's settings, with defaults: ``quiet`` (start, end) local hours or None
-    for off, ``tz`` (None: each game's seat time zone), ``digest`` (local hour or None)."""
+    for off, ``tz`` (None: each game's seat time zone), ``digest`` (local hour or None)
+    and ``digest_since`` (unix time it was turned on: no digest is due before)."""
     raw = client.hgetall(pkey(pid, "prefs"))
     return parse_prefs(raw)
 
@@ -103,14 +104,20 @@ def parse_prefs(raw: dict[str, str]) -> dict[str, Any]:
         except ValueError:
             pass
     digest = raw.get("digest")
+    try:
+        since = float(raw.get("digest_since") or 0)
+    except ValueError:
+        since = 0.0
     return {"quiet": quiet, "tz": raw.get("tz") or None,
-            "digest": int(digest) if digest and digest.isdigit() and int(digest) < 24 else None}
+            "digest": int(digest) if digest and digest.isdigit() and int(digest) < 24 else None,
+            "digest_since": since}
 
 
 def save_prefs(client, pid: str, *, quiet: tuple[int, int] | None | str = "keep",
-               tz: str | None = None, digest: int | None | str = "keep") -> None:
+               tz: str | None = None, digest: int | None | str = "keep",
+               since: float | None = None) -> None:
     """Change some settings (``"keep"`` leaves one as it is)."""
-    mapping: dict[str, str] = {}
+    mapping: dict[str, str] = {} if since is None else {"digest_since": f"{since:.0f}"}
     if quiet != "keep":
         mapping["quiet"] = "off" if quiet is None else f"{quiet[0]}-{quiet[1]}"
     if tz:
