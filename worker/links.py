@@ -1,8 +1,10 @@
 """Signed links and tokens (itsdangerous): who a request is, for which game and seat.
 
-Three purposes, each with its own salt so one can never stand in for another:
+Purposes, each with its own salt so one can never stand in for another:
 ``act`` (the one-shot link in a turn email, tied to the version it was sent for),
-``play`` (a player's personal page, many uses) and ``api`` (a player's API bearer token).
+``play`` (a player's personal page, many uses) and ``api`` (a player's API bearer token);
+also ``mute`` and ``me`` (a player's page across all their games: it names a player by the
+SHA-256 of their address, not a game or seat, see :mod:`worker.players`).
 One-shot links are burned in Redis (``SET NX``) by the request that uses them; the marker
 expires with the link's own life (``LINK_MAX_AGE``), after which the link is refused anyway.
 

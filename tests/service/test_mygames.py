@@ -105,7 +105,7 @@ def test_settings_are_saved_from_the_page_form(client, rt):
         "quiet_end": "7", "tz": "Europe/Paris", "digest": "9"})
     assert reply.status_code == 303
     prefs = players.prefs(rt.redis, players.player_id(ADA))
-    assert prefs == {"quiet": (23, 7), "tz": "Europe/Paris", "digest": 9}
+    assert (prefs["quiet"], prefs["tz"], prefs["digest"]) == ((23, 7), "Europe/Paris", 9)
 
 
 def test_bad_settings_are_a_clear_400_and_change_nothing(client, rt):
