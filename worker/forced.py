@@ -22,7 +22,8 @@ import copy
 import logging
 
 from events.replay import Table
-from events.store import ConflictError, key
+from events.store import LRU, ConflictError, key
+from games import registry
 from games.protocol import Game, IllegalMove, Move
 from games.rng import RecordingRandom
 from worker.runtime import Runtime
@@ -32,6 +33,7 @@ log = logging.getLogger(__name__)
 MAX_PER_RUN = 50
 AUTO = "forced"  # the MovePlayed's data.auto
 OFF = "forced-off"  # per game: seat -> "1" where the player turned forced moves off
+_KINDS = LRU(4096)  # game id -> kind (it never changes), so unsupported kinds load nothing
 
 
 def is_on(client, game_id: str, seat: int) -> bool:
@@ -76,10 +78,14 @@ def forced_move(table: Table, seat: int) -> Move | None:
 
 def play_forced(rt: Runtime, game_id: str, budget: int = MAX_PER_RUN) -> int:
     """Play the forced moves due in ``game_id`` now, at most ``budget``; how many."""
+    kind = _KINDS.get(game_id)
+    if kind is not None and not supports(registry.get(kind)):
+        return 0  # most projections: a kind that marks nothing safe, known without a load
     played = 0
     off = None
     while played < budget:
         table = rt.games.load(game_id)
+        _KINDS[game_id] = table.kind
         if table.ended or not supports(table.game) or table.outcome() is not None:
             break
         if off is None:
