@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from events import envelope as ev
+from events import votes
 from events.envelope import Event
 from events.store import EventStore
 from games.protocol import Game
@@ -20,6 +21,16 @@ def describe(event: Event, game: Game, names: list[str], seat: int | None) -> st
     if event.type == ev.GAME_CREATED:
         return (f"{game.name} set up for {', '.join(d['names'])}; "
                 f"secret commitment {d['commitment'][:16]}…")
+    if event.type == ev.GAME_ENDED and d.get("early") and d["outcome"].get("vote"):
+        yes = ", ".join(names[s] for s in d["outcome"]["vote"]["yes"])
+        return f"Game over: {d['early']} by a vote ({yes}). Secret revealed: {d['secret']}"
+    if event.type == ev.VOTE_CALLED:
+        return (f"{names[d['seat']]} proposes to {votes.WHAT.get(d['kind'], d['kind'])}; "
+                f"the vote is open until {d['expires'][:16].replace('T', ' ')} UTC")
+    if event.type == ev.VOTE_CAST:
+        what = votes.WHAT.get(d.get("kind", ""), "the proposal").split(" (")[0]
+        return (f"{names[d['seat']]} agrees to {what}" if d["accept"] else
+                f"{names[d['seat']]} refuses to {what}: the vote is over")
     if event.type == ev.GAME_ENDED and d.get("early"):
         who = ", ".join(names[s] for s in d["outcome"].get("seats", []))
         return (f"Game over: {d['early']}{' (' + who + ')' if who else ''}. "

@@ -18,13 +18,14 @@ from __future__ import annotations
 import json
 import logging
 import time
-from datetime import datetime
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import jinja2
 import redis
 from markupsafe import Markup
 
+from events import votes
 from events.store import key
 from worker import players, quiet
 from worker.lease import lease
@@ -202,6 +203,42 @@ def send_undo(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
     return _send_once(rt, marker, build, done)
 
 
+def vote_time(rt: Runtime) -> datetime:
+    """The time votes are judged at, in the web and here: the ``CLOCK`` setting (a callable,
+    for tests and demos), else the runtime's own clock where it has one, else now."""
+    clock = rt.config.get("CLOCK") or getattr(rt, "now", None)
+    return clock() if clock else datetime.now(UTC)
+
+
+def send_vote(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
+    """Ask ``seat`` to answer the vote to abandon or end the game called at ``version``;
+    once per vote and seat, and not once the vote is settled (see events.votes)."""
+    marker = key(game_id, f"mailed:vote:{version}:{seat}")
+
+    def build() -> Email | None:
+        info = _seat_info(rt, game_id, seat)
+        table = rt.games.load(game_id)
+        vote = rt.games.latest_vote(game_id)
+        if not info.get("email") or info.get("muted") or table.ended or vote is None \
+                or vote.version != version or seat in vote.answers \
+                or vote.status(vote_time(rt)) != "open":
+            return None  # already settled (or answered)
+        ctx = _common(rt, game_id, seat, info) | {
+            "game": table.game, "names": table.names, "proposer": table.names[vote.seat],
+            "kind": vote.kind, "what": votes.WHAT[vote.kind],
+            "needed": votes.needed(vote.kind, len(table.names)),
+            "expires": _local_time(vote.expires, info.get("tz"))}
+        verb = "abandon" if vote.kind == "abandon" else "end early"
+        return _render(rt, "vote", f"{ctx['proposer']} proposes to {verb} "
+                       f"{table.game.name}", info["email"], f"vote:{game_id}:{version}:{seat}",
+                       ctx, ctx["mute_url"])
+
+    def done() -> None:
+        notice_done(rt, game_id, f"vote:{version}:{seat}")
+
+    return _send_once(rt, marker, build, done)
+
+
 def send_timed_out(rt: Runtime, game_id: str, version: int, late: int, seat: int) -> bool:
     """Tell ``seat`` that ``late`` missed the deadline of the turn begun at ``version``."""
     marker = key(game_id, f"mailed:timeout:{version}:{late}:{seat}")
@@ -233,6 +270,7 @@ def send_ended(rt: Runtime, game_id: str, seat: int) -> bool:
         ctx = _common(rt, game_id, seat, info) | {
             "game": table.game, "table": table, "seat": seat, "names": table.names,
             "outcome": table.outcome(), "secret": (table.revealed_secrets or [""])[-1],
+            "ended_line": votes.ended_line(table.outcome() or {}, table.names),
             "summary": table.game.summary(table.state, seat),
         }
         return _render(rt, "ended", f"Game over: {table.game.name}", info["email"],

@@ -14,6 +14,7 @@ from games.architects import (
     forced,
     opening,
     presentation,
+    scoring,
     takebacks,
     turn,
 )
@@ -290,3 +291,12 @@ class Architects(Game):
         if auto is not None:
             schemes = auto["deck"] + auto["discard"] + auto["future"]
             assert sorted(schemes) == list(range(len(automaton.STARTING + automaton.FUTURE)))
+
+
+def provisional_scores(state: State) -> list[int]:
+    """Each seat's score if the game were scored now, from what is public (constructed
+    buildings, cathedral, virtue, debts, gold, marble, silver, prison); the end-game
+    building effects are not resolved.  Decides a game ended early by a resignation or a
+    vote (events.votes).  One entry per seat: the automaton is not a seat."""
+    seats = [q for q, pl in enumerate(state["players"]) if not pl["bot"]]
+    return [sum(scoring.lines(state, q).values()) for q in seats]
