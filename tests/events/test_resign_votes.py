@@ -283,8 +283,9 @@ def test_a_vote_leaves_emailed_move_links_valid(service):
 
 
 def test_finding_the_latest_vote_reads_only_from_its_call(service, monkeypatch):
-    gid = new_game(service)
+    gid = service.create("test-race", PLAYERS, {"target": 500, "copies": 20}).game_id
     play_randomly(service, gid, 60)
+    assert not service.load(gid).ended
     reads = []
     real = service.store.read
     monkeypatch.setattr(service.store, "read",
