@@ -48,14 +48,15 @@ SKIPPED = "skipped"  # once-marker value of an email that was not needed
 
 
 def now() -> datetime:
-    """The current time (UTC): the runtime's ``CLOCK`` setting where there is one (the
-    clock votes are judged by, for tests and demos), else the system's; tests may also
-    replace this function."""
+    """The current time (UTC) by the same clock as votes (``worker.notify.vote_time``):
+    the runtime's ``CLOCK`` setting, else the runtime's own clock where it has one, else
+    the system's; tests may also replace this function."""
     from worker.runtime import runtime
     try:
-        clock = runtime().config.get("CLOCK")
+        rt = runtime()
     except RuntimeError:  # no runtime in this process (a pure unit test)
-        clock = None
+        return datetime.now(UTC)
+    clock = rt.config.get("CLOCK") or getattr(rt, "now", None)
     return clock() if clock else datetime.now(UTC)
 
 
