@@ -62,4 +62,7 @@ def test_my_games_and_the_settings_fit_a_390_px_phone(live_app, phone):
     for path in (f"/me/{me}", f"/play/{rt.links.make(table.game_id, 0, 'play')}"):
         phone.goto(base + path)
         width = phone.evaluate("document.documentElement.scrollWidth")
+        if os.environ.get("RAVENPOST_SCREENSHOT_DIR"):
+            phone.screenshot(path=os.path.join(os.environ["RAVENPOST_SCREENSHOT_DIR"],
+                                               path.split("/")[1] + ".png"), full_page=True)
         assert width <= PHONE["width"], f"{path} is {width} px wide"
