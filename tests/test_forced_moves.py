@@ -170,6 +170,17 @@ def test_a_projection_run_leaves_the_rest_to_the_next_run(rt, monkeypatch):
     assert asked == [(game_id, rt.store.version(game_id))]
 
 
+def test_a_loop_of_only_moves_stops_after_a_bounded_streak(rt, monkeypatch):
+    game_id = corridor(rt, ["forced"] * (forced.MAX_STREAK + 20))
+    asked = []
+    monkeypatch.setattr(jobs, "request_projection",
+                        lambda enqueuer, gid, version: asked.append(version))
+    for _ in range(forced.MAX_STREAK // forced.MAX_PER_RUN + 2):
+        project_game(rt, game_id, deliver=lambda *a: None)
+    assert len(moves(rt, game_id)) == forced.MAX_STREAK  # then it waits for a person
+    assert len(asked) == forced.MAX_STREAK // forced.MAX_PER_RUN - 1  # not after the last
+
+
 def test_a_forced_move_is_decided_on_the_version_it_read(rt, monkeypatch):
     game_id = corridor(rt, ["forced", "forced"])
     real_play = rt.games.play

@@ -13,7 +13,8 @@ A move is played for a seat only if all of these hold:
 
 Each move is decided on the version it was read at (``expected_version``), so a player
 or another worker moving meanwhile makes the append fail and nothing is played twice;
-at most ``MAX_PER_RUN`` are played per projection run, and the next run goes on.
+at most ``MAX_PER_RUN`` are played per projection run, and the next run goes on, up to
+``MAX_STREAK`` in a row (see :func:`should_go_on`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ from worker.runtime import Runtime
 log = logging.getLogger(__name__)
 
 MAX_PER_RUN = 50
+# Forced moves in a row, with nobody choosing anything, after which the worker stops asking
+# for another run (a game whose rules loop on only-moves would otherwise keep a worker
+# busy for ever); logged, the game then waits for a person like any other.
+MAX_STREAK = 4 * MAX_PER_RUN
 AUTO = "forced"  # the MovePlayed's data.auto
 OFF = "forced-off"  # per game: seat -> "1" where the player turned forced moves off
 _KINDS = LRU(4096)  # game id -> kind (it never changes), so unsupported kinds load nothing
@@ -97,7 +102,7 @@ def play_forced(rt: Runtime, game_id: str, budget: int = MAX_PER_RUN) -> int:
                 if move is not None:
                     found = (seat, move)
                     break
-        if found is None:
+        if found is None or (played == 0 and _runaway(rt, game_id)):
             break
         try:
             rt.games.play(game_id, found[0], found[1], table.version, auto=AUTO)
@@ -105,3 +110,26 @@ def play_forced(rt: Runtime, game_id: str, budget: int = MAX_PER_RUN) -> int:
             break  # the game moved meanwhile: its next projection looks again
         played += 1
     return played
+
+
+
+def _runaway(rt: Runtime, game_id: str) -> bool:
+    """Whether the last ``MAX_STREAK`` events are all forced moves (one short read when
+    the last one is not)."""
+    def forced_move(e) -> bool:
+        return e.type == "MovePlayed" and e.data.get("auto") == AUTO
+    last = rt.store.latest(game_id, 1)
+    if not last or not forced_move(last[0]):
+        return False
+    recent = rt.store.latest(game_id, MAX_STREAK)
+    if len(recent) == MAX_STREAK and all(forced_move(e) for e in recent):
+        log.error("game %s: %s forced moves in a row; no more are played for it until "
+                  "someone moves", game_id, MAX_STREAK)
+        return True
+    return False
+
+
+def should_go_on(rt: Runtime, game_id: str) -> bool:
+    """After a run used its whole budget: whether to ask for another run (not once the
+    game has had ``MAX_STREAK`` forced moves in a row: a loop of only-moves)."""
+    return not _runaway(rt, game_id)

@@ -100,7 +100,7 @@ def project_game(rt: Runtime, game_id: str,
         notices += found
         if not _lags(rt, game_id):
             break
-    if budget <= 0:  # forced moves may remain: the next run plays them
+    if budget <= 0 and forced.should_go_on(rt, game_id):  # more forced moves: next run
         from worker import jobs  # jobs import this module
         jobs.request_projection(rt.enqueuer, game_id, rt.store.version(game_id))
     return notices
