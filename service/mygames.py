@@ -14,6 +14,7 @@ hours.  A GET changes nothing; every POST is a CSRF-checked form (service.csrf).
 
 from __future__ import annotations
 
+import re
 from zoneinfo import available_timezones
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
@@ -133,3 +134,37 @@ def my_settings(game_id: str, seat: int) -> dict:
         "my_games_url": players.my_games_url(runtime, address),
         "hours": HOURS,
     }
+
+
+# -- the lobby: quiet hours of the players a new game invites ---------------------------
+def quiet_from_lobby(form, rows: int = 12) -> dict[str, tuple[int, int] | None]:
+    """The lobby rows' quiet hours (``quiet<i>``: "22-8", "off", or empty for the
+    default), by address; ValidationError naming the row for anything else."""
+    from marshmallow import ValidationError
+    out: dict[str, tuple[int, int] | None] = {}
+    for i in range(rows):
+        raw = form.get(f"quiet{i}", "").strip().replace("–", "-")
+        email = form.get(f"email{i}", "").strip()
+        if not raw or not email:
+            continue
+        if raw == "off":
+            out[email] = None
+            continue
+        found = re.fullmatch(r"(\d{1,2})\s*-\s*(\d{1,2})", raw)
+        start, end = (int(found[1]), int(found[2])) if found else (0, 0)
+        if not found or start > 23 or end > 23 or start == end:
+            raise ValidationError({"quiet hours": [
+                f"player {i + 1}: write them as two different hours 0-23, like 22-8, "
+                "or off"]})
+        out[email] = (start, end)
+    return out
+
+
+def apply_lobby_quiet(choices: dict[str, tuple[int, int] | None]) -> None:
+    """Save the quiet hours the lobby gave, for players who have not chosen their own
+    (a player's own choice always wins)."""
+    runtime = rt()
+    for email, hours in choices.items():
+        pid = players.player_id(email)
+        if not quiet.read_prefs(runtime.redis, pid)["chosen"]:
+            players.save_prefs(runtime.redis, pid, quiet=hours)

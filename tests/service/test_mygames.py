@@ -182,3 +182,25 @@ def test_clock_data_in_the_turn_read_model_is_shown(client, rt):
     raw = json.loads(rt.redis.hget(key(game_id, "awaiting"), "0"))
     rt.redis.hset(key(game_id, "awaiting"), "0", json.dumps(raw | {"bank_left": "3h 20m"}))
     assert "bank left: 3h 20m" in client.get(me_url(rt)).get_data(as_text=True)
+
+
+def lobby_form(client, **rows):
+    data = {"csrf_token": csrf(client, "/"), "game": "test-race",
+            "name0": "Ada", "email0": ADA, "tz0": "Europe/Paris",
+            "name1": "Bo", "email1": "bo@example.com", "tz1": "UTC"}
+    return client.post("/games", data=data | rows)
+
+
+def test_the_lobby_sets_the_quiet_hours_of_players_who_have_not_chosen(client, rt):
+    players.save_prefs(rt.redis, players.player_id("bo@example.com"), quiet=(23, 6))
+    assert lobby_form(client, quiet0="21-7", quiet1="off").status_code == 302
+    assert players.prefs(rt.redis, players.player_id(ADA))["quiet"] == (21, 7)
+    assert players.prefs(rt.redis, players.player_id("bo@example.com"))["quiet"] == (23, 6)
+
+
+def test_bad_quiet_hours_in_the_lobby_are_a_400_naming_the_player_and_start_nothing(
+        client, rt):
+    reply = lobby_form(client, quiet1="late")
+    assert reply.status_code == 400
+    assert "player 2" in reply.get_data(as_text=True)
+    assert rt.store.game_ids() == []
