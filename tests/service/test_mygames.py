@@ -204,3 +204,17 @@ def test_bad_quiet_hours_in_the_lobby_are_a_400_naming_the_player_and_start_noth
     assert reply.status_code == 400
     assert "player 2" in reply.get_data(as_text=True)
     assert rt.store.game_ids() == []
+
+
+def test_the_admin_command_writes_the_index_of_games_made_before_it(real_redis_url,
+                                                                     real_redis, monkeypatch):
+    from click.testing import CliRunner
+
+    from events.gameplay import GameService
+    from events.store import EventStore
+    from service.cli import main
+    monkeypatch.setenv("REDIS_URL", real_redis_url)
+    gid = GameService(EventStore(real_redis)).create("test-race", PLAYERS, {}).game_id
+    result = CliRunner().invoke(main, ["admin", "reindex-players"])
+    assert result.exit_code == 0 and "indexed 1 games" in result.output
+    assert players.games_of(real_redis, players.player_id(ADA)) == {gid: [0]}
