@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from events import envelope as ev
-from events import votes
+from events import history, votes
 from events.envelope import Event, seat_actor
 from events.replay import Replayer, Table
 from events.store import LRU, ConflictError, EventStore, key, new_game_id
@@ -160,9 +160,12 @@ class GameService:
     # it leads to is appended with that version as expected_version: a move appended
     # meanwhile makes the append fail instead of being erased by a Rewound.
 
-    def pending_undo(self, game_id: str, at: int | None = None) -> dict[str, Any] | None:
+    def pending_undo(self, game_id: str, at: int | None = None,
+                     reader: int | None = None) -> dict[str, Any] | None:
         """The open take-back request at version ``at`` (default: now), if any:
-        ``{"version", "seat", "to", "answers"}``.
+        ``{"version", "seat", "to", "answers", "move"}``; ``move`` is the history line
+        of the move it takes back, redacted for the seat ``reader`` (None: as a
+        spectator reads it, which any seat may be shown).
 
         A request stays open until every other seat answers, someone refuses, or any
         event that changes the position is appended (then it no longer makes sense).
@@ -174,8 +177,13 @@ class GameService:
             elif event.type == ev.UNDO_REQUESTED:
                 if any(a is False for a in answers.values()):
                     return None
+                to = event.data["to"]
+                table = self.load(game_id)
+                move = self.store.read(game_id, to + 1, to + 1)
                 return {"version": event.version, "seat": event.data["seat"],
-                        "to": event.data["to"], "answers": answers}
+                        "to": to, "answers": answers,
+                        "move": history.describe(move[0], table.game, table.names, reader)
+                        if move else None}
             elif event.type not in ev.PASSIVE:
                 return None
         return None

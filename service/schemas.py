@@ -149,6 +149,7 @@ class HistoryEventOut(Schema):
     at = fields.String()
     actor = fields.String()
     text = fields.String()
+    undone = fields.Boolean()  # a later Rewound cut this change off (events.history)
 
 
 class HistoryOut(Schema):

@@ -26,10 +26,12 @@ import redis
 from markupsafe import Markup
 
 from events import votes
+from events.history import forked_from
 from events.store import key
 from worker import players, quiet
 from worker.lease import lease
 from worker.mail import Email, MailError
+from worker.picture_mail import MailPicture, mail_picture
 from worker.projection import NOTICE_MAX_PENDING, notice_done
 from worker.runtime import Runtime
 
@@ -133,11 +135,14 @@ def _picture(rt: Runtime, table, seat: int) -> Markup | None:
 
 
 def _render(rt: Runtime, name: str, subject: str, to: str, mail_key: str, context: dict,
-            mute_url: str) -> Email:
+            mute_url: str, board: MailPicture | None = None) -> Email:
+    """The email from its two templates; ``board`` (the picture) is shown inline."""
+    context = context | {"board": board}
     text = rt.emails.get_template(f"email/{name}.txt").render(**context)
     html = rt.emails.get_template(f"email/{name}.html").render(**context)
     return Email(to=to, subject=subject, text=text, html=html, key=mail_key,
-                 headers={"List-Unsubscribe": f"<{mute_url}>"})
+                 headers={"List-Unsubscribe": f"<{mute_url}>"},
+                 inline=(board.image,) if board else ())
 
 
 def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool = False) -> bool:
@@ -159,19 +164,21 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
             return None  # the turn passed before the mail went out; nothing to say
         table = rt.games.load(game_id)
         deadline = json.loads(awaiting).get("deadline") if awaiting else None
+        board = mail_picture(table, seat, _local_time(deadline, info.get("tz")))
         ctx = _common(rt, game_id, seat, info) | {
             "game": table.game, "table": table, "seat": seat, "is_turn": is_turn,
             "invitation": version == 1, "reminder": reminder,
             "act_url": rt.url(f"/m/{rt.links.make(game_id, seat, 'act', table.version)}"),
             "summary": table.game.summary(table.state, seat),
-            "picture": _picture(rt, table, seat), "names": table.names,
+            "picture": None if board else _picture(rt, table, seat), "names": table.names,
             "deadline": _local_time(deadline, info.get("tz")),
+            "fork": forked_from(rt.store, game_id),
         }
         name = table.game.name
         subject = (f"Reminder: your move in {name}" if reminder else
                    f"Your move in {name}" if is_turn else f"You are invited to play {name}")
         return _render(rt, "turn", subject, info["email"], f"{kind}:{game_id}:{version}:{seat}",
-                       ctx, ctx["mute_url"])
+                       ctx, ctx["mute_url"], board)
 
     def done() -> None:
         if not reminder:
@@ -186,16 +193,17 @@ def send_undo(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
 
     def build() -> Email | None:
         info = _seat_info(rt, game_id, seat)
-        pending = rt.games.pending_undo(game_id)
+        pending = rt.games.pending_undo(game_id, reader=seat)
         if not info.get("email") or info.get("muted") or not pending \
                 or pending["version"] != version:
             return None  # already settled
         table = rt.games.load(game_id)
         ctx = _common(rt, game_id, seat, info) | {
-            "game": table.game, "asker": table.names[pending["seat"]], "names": table.names}
+            "game": table.game, "asker": table.names[pending["seat"]], "names": table.names,
+            "move": pending.get("move"), "move_version": pending["to"] + 1}
         return _render(rt, "undo", f"{ctx['asker']} asks to take back a move in "
                        f"{table.game.name}", info["email"], f"undo:{game_id}:{version}:{seat}",
-                       ctx, ctx["mute_url"])
+                       ctx, ctx["mute_url"], mail_picture(table, seat))
 
     def done() -> None:
         notice_done(rt, game_id, f"undo:{version}:{seat}")
@@ -274,7 +282,8 @@ def send_ended(rt: Runtime, game_id: str, seat: int) -> bool:
             "summary": table.game.summary(table.state, seat),
         }
         return _render(rt, "ended", f"Game over: {table.game.name}", info["email"],
-                       f"ended:{game_id}:{seat}", ctx, ctx["mute_url"])
+                       f"ended:{game_id}:{seat}", ctx, ctx["mute_url"],
+                       mail_picture(table, seat))
 
     def done() -> None:
         for ident in rt.redis.hkeys(key(game_id, "pending")):
