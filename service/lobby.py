@@ -10,7 +10,7 @@ from marshmallow import ValidationError
 from events.store import key
 from games import registry
 from games.protocol import IllegalMove
-from service import limits, schemas
+from service import limits, mygames, schemas
 from service.api import create_game
 from service.current import rt
 from service.limits import Limited
@@ -57,8 +57,10 @@ def create():
         data = schemas.CreateGameIn().load({
             "game": kind, "players": players, "options": _options_from_form(game, form),
             "deadline_hours": int(deadline) if deadline else None})
+        quiet_hours = mygames.quiet_from_lobby(form)
         limits.take_invitees(p["email"] for p in data["players"])
         table = create_game(data)
+        mygames.apply_lobby_quiet(quiet_hours)
     except Limited as exc:
         return render_template("lobby.html", kinds=registry.kinds(), games=_games(),
                                error=exc.description, form=form), 429, {

@@ -37,7 +37,18 @@ from collections import Counter
 from functools import cache
 from typing import Any
 
-from games.kings_guild import cards, guild, labels, picture, setup, steps, takebacks, turn, views
+from games.kings_guild import (
+    cards,
+    forced,
+    guild,
+    labels,
+    picture,
+    setup,
+    steps,
+    takebacks,
+    turn,
+    views,
+)
 from games.protocol import Game, IllegalMove, Move, State
 from games.rng import GameRandom
 
@@ -134,6 +145,10 @@ class KingsGuild(Game):
         treasure or sealed bid shown, the Oracle's look, the end of the game: see
         :mod:`games.kings_guild.takebacks`."""
         return takebacks.reveals(before, after, seat)
+
+    def forced_move_safe(self, state: State, seat: int, move: Move) -> bool:
+        """See :mod:`games.kings_guild.forced`."""
+        return forced.forced_move_safe(self, state, seat, move)
 
     def move_label(self, state: State, seat: int, move: Move) -> str:
         return labels.move_label(state, seat, move)
