@@ -98,12 +98,13 @@ class GameService:
         return self.load(game_id)
 
     def play(self, game_id: str, seat: int, move: dict[str, Any],
-             expected_version: int, same_turn: bool = False) -> Event:
+             expected_version: int, same_turn: bool = False, auto: str | None = None) -> Event:
         """Decide and append one move (see :meth:`play_move`); the appended event."""
-        return self.play_move(game_id, seat, move, expected_version, same_turn)[0]
+        return self.play_move(game_id, seat, move, expected_version, same_turn, auto)[0]
 
     def play_move(self, game_id: str, seat: int, move: dict[str, Any],
-                  expected_version: int, same_turn: bool = False) -> tuple[Event, Table]:
+                  expected_version: int, same_turn: bool = False,
+                  auto: str | None = None) -> tuple[Event, Table]:
         """Decide and append one move: the event and the table right after it (the
         caller may show the new position without reading it back).  ConflictError or
         IllegalMove on refusal.
@@ -112,6 +113,8 @@ class GameService:
         on since, it is refused with ConflictError, unless everything after that version
         was passive (a reminder changes nothing you saw) or, with ``same_turn``, left
         ``seat``'s turn unbroken (see :meth:`turn_unchanged`; emailed act links use it).
+        ``auto`` marks a move the service played for the seat (``"forced"``: its only
+        move, see :mod:`worker.forced`); it is kept in the event's ``data``.
         """
         table = self.load(game_id)
         if table.version != expected_version:
@@ -142,7 +145,8 @@ class GameService:
         final = final_reason(table.game, before, table.state, seat, move, rng.tape)
         event = self.store.append(game_id, expected_version, Event(
             version=expected_version + 1, type=ev.MOVE_PLAYED, actor=seat_actor(seat),
-            data={"seat": seat, "move": move, "final": final}, tape=rng.tape),
+            data={"seat": seat, "move": move, "final": final, **({"auto": auto} if auto else {})},
+            tape=rng.tape),
             prev=table.head or None)
         table.version, table.head = event.version, event.hash
         if table.outcome() is not None:

@@ -25,6 +25,8 @@ def describe(event: Event, game: Game, names: list[str], seat: int | None) -> st
     if event.type == ev.MOVE_PLAYED:
         text = game.describe({"version": event.version, "actor": d["seat"],
                               "data": {"move": d["move"]}, "names": names}, seat)
+        if d.get("auto") == "forced":  # see worker.forced
+            text = f"Played for {names[d['seat']]}: the only move. {text}"
         return f"{text} (cannot be taken back: {d['final']})" if d.get("final") else text
     if event.type == ev.GAME_CREATED:
         return (f"{game.name} set up for {', '.join(d['names'])}; "

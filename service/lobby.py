@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from zoneinfo import available_timezones
 
@@ -12,7 +13,7 @@ from marshmallow import ValidationError
 from events.store import key
 from games import registry
 from games.protocol import IllegalMove
-from service import limits, schemas
+from service import limits, mygames, schemas
 from service.api import create_game
 from service.current import rt
 from service.limits import Limited
@@ -71,8 +72,10 @@ def create():
         data = schemas.CreateGameIn().load({
             "game": kind, "players": players, "options": _options_from_form(game, form),
             "deadline_hours": int(deadline) if deadline else None})
+        quiet_hours = mygames.quiet_from_lobby(form)
         limits.take_invitees(p["email"] for p in data["players"])
         table = create_game(data)
+        mygames.apply_lobby_quiet(quiet_hours)
     except Limited as exc:
         return _lobby(exc.description, form), 429, {"Retry-After": str(exc.retry_after)}
     except (KeyError, ValueError, ValidationError, IllegalMove) as exc:
@@ -108,6 +111,11 @@ def _field_errors(messages: dict) -> dict[str, list[str]]:
                         add(f"{name}{int(index)}", said)
                 else:
                     add("players", player)
+        elif field == "quiet hours":  # mygames names the row: "player 2: write them as…"
+            for said in _form_errors(inner):
+                row = re.match(r"player (\d+): (.*)", said)
+                name = f"quiet{int(row[1]) - 1}" if row else "players"
+                out.setdefault(name, []).append(row[2] if row else said)
         else:
             add(str(field), inner)
     return out

@@ -29,6 +29,7 @@ from games.protocol import IllegalMove
 from service.api import request_time, vote_hours
 from service.current import after_append, rt
 from service.picture import move_choices, score_chart, score_series
+from worker import quiet
 from worker.links import Link, api_token, burn, is_used, rotate_api_token, unburn
 
 bp = Blueprint("play", __name__)
@@ -57,6 +58,7 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
     longer act; ``token`` (the API token) is shown only when the personal page was asked.
     """
     runtime = rt()
+    quiet.seen(runtime.redis, link.game_id, link.seat)  # no reminder for who just looked
     if link.purpose == "act" and stale is None:
         stale = _stale_reason(link)
     table = runtime.games.load(link.game_id)

@@ -27,6 +27,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from events import envelope as ev
 from events.store import ConflictError, key
+from worker import digest, quiet
 from worker import notify as mail
 from worker.projection import (
     Notice,
@@ -180,6 +181,8 @@ def sweep() -> int:
             log.exception("sweep: projecting %s failed", game_id)
     for game_id, notice in pending_notices(rt):
         enqueue_notice(rt, game_id, notice)
+    quiet.sweep(rt)  # held emails whose quiet hours are over
+    digest.sweep(rt)  # daily digests due (every few minutes)
     pipe = rt.redis.pipeline(transaction=False)
     pipe.incr(SWEEP_RUNS)
     pipe.set(SWEEP_LAST, str(time.time()))

@@ -28,6 +28,7 @@ from markupsafe import Markup
 from events import votes
 from events.history import forked_from
 from events.store import key
+from worker import players, quiet
 from worker.lease import lease
 from worker.mail import Email, MailError
 from worker.picture_mail import MailPicture, mail_picture
@@ -38,7 +39,7 @@ log = logging.getLogger(__name__)
 
 LEASE_SECONDS = 15  # a crashed send frees its mail this long after its last renewal
 MARKER_SECONDS = int(NOTICE_MAX_PENDING.total_seconds()) + 24 * 3600
-DONE = ("sent", "rejected")
+DONE = ("sent", "rejected", "skipped")  # skipped: see worker.quiet
 
 
 def _local_time(iso: str | None, tz: str | None) -> str | None:
@@ -104,6 +105,7 @@ def _common(rt: Runtime, game_id: str, seat: int, info: dict | None = None) -> d
         "player": info, "game_id": game_id,
         "play_url": rt.url(f"/play/{rt.links.make(game_id, seat, 'play')}"),
         "mute_url": rt.url(f"/mute/{rt.links.make(game_id, seat, 'mute')}"),
+        "my_games_url": players.my_games_url(rt, info.get("email")),
     }
 
 
@@ -147,6 +149,8 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
     """Email ``seat`` that its turn (begun at ``version``) is waiting; once per turn."""
     kind = "remind" if reminder else "turn"
     marker = key(game_id, f"mailed:{kind}:{version}:{seat}")
+    if quiet.intercept(rt, game_id, version, seat, kind, marker):
+        return False  # not now (held for the morning) or not at all (seen, digest)
 
     def build() -> Email | None:
         info = _seat_info(rt, game_id, seat)

@@ -221,3 +221,15 @@ def test_a_taken_back_move_is_not_the_one_changes_are_shown_since(rt, game):
     rt.games.rewind(game, rt.store.version(game) - 1, "test", "admin",
                     expected_version=rt.store.version(game))
     assert previous_view(rt.games, rt.games.load(game), 0) == first  # the ante, not the card
+
+
+def test_the_lobby_shows_bad_quiet_hours_beside_their_row(client):
+    page = client.get("/").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    reply = client.post("/games", data={"csrf_token": token, "game": "test-race",
+                                        "name0": "Ada", "email0": "ada@example.com",
+                                        "name1": "Bo", "email1": "bo@example.com",
+                                        "quiet1": "25-3"})
+    assert reply.status_code == 400
+    assert re.search(r'<span class="field-error" id="err-quiet1">write them as two different',
+                     reply.get_data(as_text=True))
