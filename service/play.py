@@ -81,7 +81,7 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
                                              link.seat, last=30),
         rules=game.rules_summary(),
         play_token=play_token, play_url=url_for("play.page", token=play_token),
-        undo=runtime.games.pending_undo(link.game_id),
+        undo=runtime.games.pending_undo(link.game_id, reader=link.seat),
         audit=cached_audit(runtime.store, link.game_id) if table.ended else None,
         take_back=(False, None) if table.ended else runtime.games.can_take_back(
             link.game_id, link.seat),

@@ -164,7 +164,7 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
             return None  # the turn passed before the mail went out; nothing to say
         table = rt.games.load(game_id)
         deadline = json.loads(awaiting).get("deadline") if awaiting else None
-        board = mail_picture(table, seat, _local_time(deadline, info.get("tz")))
+        board = mail_picture(rt.games, table, seat, _local_time(deadline, info.get("tz")))
         ctx = _common(rt, game_id, seat, info) | {
             "game": table.game, "table": table, "seat": seat, "is_turn": is_turn,
             "invitation": version == 1, "reminder": reminder,
@@ -203,7 +203,7 @@ def send_undo(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
             "move": pending.get("move"), "move_version": pending["to"] + 1}
         return _render(rt, "undo", f"{ctx['asker']} asks to take back a move in "
                        f"{table.game.name}", info["email"], f"undo:{game_id}:{version}:{seat}",
-                       ctx, ctx["mute_url"], mail_picture(table, seat))
+                       ctx, ctx["mute_url"], mail_picture(rt.games, table, seat))
 
     def done() -> None:
         notice_done(rt, game_id, f"undo:{version}:{seat}")
@@ -283,7 +283,7 @@ def send_ended(rt: Runtime, game_id: str, seat: int) -> bool:
         }
         return _render(rt, "ended", f"Game over: {table.game.name}", info["email"],
                        f"ended:{game_id}:{seat}", ctx, ctx["mute_url"],
-                       mail_picture(table, seat))
+                       mail_picture(rt.games, table, seat))
 
     def done() -> None:
         for ident in rt.redis.hkeys(key(game_id, "pending")):
