@@ -57,6 +57,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.register(app)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(play.bp)
+    from service import mygames  # a player's pages across games
+    app.register_blueprint(mygames.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(admin.api_bp)
     app.register_blueprint(admin.bp)

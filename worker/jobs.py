@@ -27,6 +27,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from events import envelope as ev
 from events.store import ConflictError, key
+from worker import digest, quiet
 from worker import notify as mail
 from worker.projection import (
     Notice,
@@ -66,6 +67,8 @@ def deliver_now(rt, game_id: str, notice: Notice) -> None:
             mail.send_turn(rt, game_id, notice.version, notice.seat)
         elif notice.kind == "undo":
             mail.send_undo(rt, game_id, notice.version, notice.seat)
+        elif notice.kind == "vote":
+            mail.send_vote(rt, game_id, notice.version, notice.seat)
         else:
             mail.send_ended(rt, game_id, notice.seat)
     except (RedisConnectionError, RedisTimeoutError):
@@ -95,6 +98,11 @@ def notify(game_id: str, version: int, seat: int) -> bool:
 def notify_undo(game_id: str, version: int, seat: int) -> bool:
     """Ask ``seat`` to allow or refuse the take-back requested at ``version`` (once)."""
     return mail.send_undo(runtime(), game_id, version, seat)
+
+
+def notify_vote(game_id: str, version: int, seat: int) -> bool:
+    """Ask ``seat`` to answer the vote called at ``version`` (once)."""
+    return mail.send_vote(runtime(), game_id, version, seat)
 
 
 def notify_end(game_id: str, seat: int) -> bool:
@@ -173,6 +181,8 @@ def sweep() -> int:
             log.exception("sweep: projecting %s failed", game_id)
     for game_id, notice in pending_notices(rt):
         enqueue_notice(rt, game_id, notice)
+    quiet.sweep(rt)  # held emails whose quiet hours are over
+    digest.sweep(rt)  # daily digests due (every few minutes)
     pipe = rt.redis.pipeline(transaction=False)
     pipe.incr(SWEEP_RUNS)
     pipe.set(SWEEP_LAST, str(time.time()))

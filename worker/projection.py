@@ -27,6 +27,7 @@ from events import envelope as ev
 from events import shards
 from events.replay import Table
 from events.store import DIRTY, key
+from worker import forced, players
 from worker.lease import lease
 from worker.runtime import Runtime
 
@@ -47,7 +48,7 @@ PENDING_GAMES = "rp:pending"  # set of game ids with notices not yet confirmed s
 class Notice:
     """One email to send: a turn (or invitation) for ``seat`` that began at ``version``."""
 
-    kind: str  # "turn", "undo" or "ended"
+    kind: str  # "turn", "undo", "vote" or "ended"
     version: int
     seat: int
     deadline: str | None = None
@@ -87,17 +88,23 @@ def project_game(rt: Runtime, game_id: str,
     """
     deliver = deliver or enqueue_notice
     notices: list[Notice] = []
+    budget = forced.MAX_PER_RUN
     for _ in range(MAX_ROUNDS):
         found: list[Notice] = []
         with lease(rt.redis, key(game_id, "projecting"), LOCK_SECONDS) as held:
             if not held:
                 return notices  # the holder looks again after it lets go
+            # before the fold, so that nobody is emailed about a move played for them
+            budget -= forced.play_forced(rt, game_id, budget)
             found += _project_once(rt, game_id)
         for notice in found:
             deliver(rt, game_id, notice)
         notices += found
         if not _lags(rt, game_id):
             break
+    if budget <= 0 and forced.should_go_on(rt, game_id):  # more forced moves: next run
+        from worker import jobs  # jobs import this module
+        jobs.request_projection(rt.enqueuer, game_id, rt.store.version(game_id))
     return notices
 
 
@@ -149,6 +156,9 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
         if event.type == ev.UNDO_REQUESTED:
             notices += [Notice("undo", event.version, s, since=since)
                         for s in range(len(table.names)) if s != event.data["seat"]]
+        if event.type == ev.VOTE_CALLED:  # the others are asked to vote
+            notices += [Notice("vote", event.version, s, since=since)
+                        for s in range(len(table.names)) if s != event.data["seat"]]
         if event.type == ev.GAME_ENDED:
             notices += [Notice("ended", event.version, s, since=since)
                         for s in range(len(table.names))]
@@ -167,6 +177,8 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     pipe.set(key(game_id, "projected"), table.version)
     pipe.execute()
     # the indexes across games, outside the game's transaction (another hash slot)
+    if not projected:  # a new game (or fork): into its players' "my games" index
+        players.index_game(rt.redis, game_id)
     pipe = rt.redis.pipeline(transaction=False)
     pipe.zadd(shards.bucket_key(rt.redis, LOBBY, game_id), {game_id: time.time()})
     if notices:
@@ -189,6 +201,9 @@ def enqueue_notice(rt: Runtime, game_id: str, notice: Notice) -> None:
     elif notice.kind == "undo":
         rt.enqueuer.enqueue(jobs.notify_undo, game_id, notice.version, notice.seat,
                             job_id=f"undo:{game_id}:{notice.version}:{notice.seat}")
+    elif notice.kind == "vote":
+        rt.enqueuer.enqueue(jobs.notify_vote, game_id, notice.version, notice.seat,
+                            job_id=f"vote:{game_id}:{notice.version}:{notice.seat}")
     else:
         rt.enqueuer.enqueue(jobs.notify_end, game_id, notice.seat,
                             job_id=f"ended:{game_id}:{notice.seat}")

@@ -11,9 +11,12 @@ from typing import Any
 from games.feudum_guilds import (  # noqa: F401
     action_cards,
     fists,
+    forced,
     guilds,
     invariants,
+    picture,
     rounds,
+    steps,
     takebacks,
     views,
     writs,
@@ -194,12 +197,25 @@ class FeudumGuilds(Game):
         light), or None; see :mod:`games.feudum_guilds.takebacks`."""
         return takebacks.reveals(before, after, seat, move)
 
+    def forced_move_safe(self, state: State, seat: int, move: Move) -> bool:
+        """See :mod:`games.feudum_guilds.forced`."""
+        return forced.forced_move_safe(self, state, seat, move)
+
     # -- presentation --------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)
 
     def describe(self, event: dict[str, Any], seat: int | None) -> str:
         return views.describe(event, seat)
+
+    def picture(self, view: dict[str, Any], table: dict[str, Any]) -> str:
+        return picture.draw(view, table)
+
+    def move_targets(self, move: Move) -> list[str]:
+        return picture.targets(move)
+
+    def move_steps(self, state: State, seat: int, move: Move) -> list[dict[str, Any]]:
+        return steps.steps(state, seat, move)
 
     def move_label(self, state: State, seat: int, move: Move) -> str:
         return views.move_label(state, seat, move)
@@ -210,3 +226,9 @@ class FeudumGuilds(Game):
     # -- checks --------------------------------------------------------------------------
     def check_invariants(self, state: State) -> None:
         invariants.check(state)
+
+
+def provisional_scores(state: State) -> list[int]:
+    """Each seat's veneration points on the public track now: what decides a game ended
+    early by a resignation or a vote (events.votes); the end-of-game scoring is not run."""
+    return [p["vp"] for p in state["ps"]]
