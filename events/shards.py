@@ -86,6 +86,13 @@ def zcard(client: Any, name: str) -> int:
     return sum(_each_bucket(client, name, "zcard"))
 
 
+def zrangebyscore(client: Any, name: str, low: float | str, high: float | str
+                  ) -> list[tuple[str, float]]:
+    """Every ``(member, score)`` of sorted-set index ``name`` scored ``low..high``."""
+    return [pair for found in _each_bucket(client, name, "zrangebyscore", low, high,
+                                           withscores=True) for pair in found]
+
+
 def ztop(client: Any, name: str, offset: int = 0, limit: int = 100,
          highest_first: bool = True) -> list[str]:
     """Members ``offset .. offset + limit - 1`` of sorted-set index ``name`` by score

@@ -34,6 +34,7 @@ import logging
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from events import shards
 from events.store import key
 from worker import players
 from worker.runtime import Runtime
@@ -41,7 +42,9 @@ from worker.runtime import Runtime
 log = logging.getLogger(__name__)
 
 SEEN_SECONDS = 3600  # a reminder is not sent to a player who looked this recently
-HELD = "rp:held"  # sorted set: "game|version|seat|kind" -> unix time it may be sent
+# sorted set: "game|version|seat|kind" -> unix time it may be sent; in buckets by game on
+# a cluster (events/shards.py)
+HELD = "rp:held"
 HELD_MAX_AGE = timedelta(days=7)  # a held email older than this is given up (logged)
 SWEEP_GRACE = 60  # seconds the scheduled job has to run before the sweep enqueues it too
 SKIPPED = "skipped"  # once-marker value of an email that was not needed
@@ -175,7 +178,8 @@ def hold(rt: Runtime, game_id: str, version: int, seat: int, kind: str, until: d
          at: datetime) -> None:
     """Keep the email for when the quiet hours end: recorded, then scheduled."""
     from worker.projection import notice_done
-    rt.redis.zadd(HELD, {_member(game_id, version, seat, kind): until.timestamp()})
+    rt.redis.zadd(shards.bucket_key(rt.redis, HELD, game_id),
+                  {_member(game_id, version, seat, kind): until.timestamp()})
     rt.enqueuer.enqueue(release, game_id, version, seat, kind,
                         job_id=f"held:{game_id}:{version}:{seat}:{kind}",
                         delay=max(until - at, timedelta(seconds=1)))
@@ -192,9 +196,10 @@ def release(game_id: str, version: int, seat: int, kind: str) -> bool:
     rt = runtime()
     sent = (jobs.remind if kind == "remind" else jobs.notify)(game_id, version, seat)
     member = _member(game_id, version, seat, kind)
-    due = rt.redis.zscore(HELD, member)
+    bucket = shards.bucket_key(rt.redis, HELD, game_id)
+    due = rt.redis.zscore(bucket, member)
     if due is not None and due <= now().timestamp():  # not held again for later
-        rt.redis.zrem(HELD, member)
+        rt.redis.zrem(bucket, member)
     return bool(sent)
 
 
@@ -204,14 +209,13 @@ def sweep(rt: Runtime) -> int:
     at = now().timestamp()
     stale = at - HELD_MAX_AGE.total_seconds()
     count = 0
-    for member, due in rt.redis.zrangebyscore(HELD, "-inf", at - SWEEP_GRACE,
-                                               withscores=True):
+    for member, due in shards.zrangebyscore(rt.redis, HELD, "-inf", at - SWEEP_GRACE):
+        game_id, version, seat, kind = member.split("|")
         if due < stale:
             log.error("gave up the held email %s: still not sent after %s", member,
                       HELD_MAX_AGE)
-            rt.redis.zrem(HELD, member)
+            rt.redis.zrem(shards.bucket_key(rt.redis, HELD, game_id), member)
             continue
-        game_id, version, seat, kind = member.split("|")
         rt.enqueuer.enqueue(release, game_id, int(version), int(seat), kind,
                             job_id=f"held:{game_id}:{version}:{seat}:{kind}")
         count += 1
