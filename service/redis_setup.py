@@ -19,16 +19,24 @@ from redis.retry import Retry
 log = logging.getLogger(__name__)
 
 
+CLUSTER_CONNECT_TIMEOUT = 3.0  # seconds
+CLUSTER_SOCKET_TIMEOUT = 10.0  # seconds: far above any one command of the store
+
+
 def connect(url: str, decode: bool = True, cluster: bool = False) -> redis.Redis:
     """A client for ``url``; ``decode=False`` for RQ, which stores pickles.
 
     With ``cluster``, ``url`` names any node of a Redis Cluster and the client is a
     :class:`redis.cluster.RedisCluster`, which learns the slot map from that node and
-    follows MOVED/ASK redirections and failovers by itself.
+    follows MOVED/ASK redirections and failovers by itself.  Its sockets time out (the
+    store sends no blocking command): a master whose machine is gone, rather than its
+    process, must cost a request seconds (a 503), not the kernel's TCP timeout.
     """
     if cluster:
         from redis.cluster import RedisCluster
-        return RedisCluster.from_url(url, decode_responses=decode, health_check_interval=30)
+        return RedisCluster.from_url(url, decode_responses=decode, health_check_interval=30,
+                                     socket_connect_timeout=CLUSTER_CONNECT_TIMEOUT,
+                                     socket_timeout=CLUSTER_SOCKET_TIMEOUT)
     return redis.Redis.from_url(url, decode_responses=decode, health_check_interval=30)
 
 

@@ -341,6 +341,14 @@ def kill_a_master(d: Deployment, play: Play, victim: RedisNode) -> None:
     wait_until(lambda: len(play.acknowledged) >= FAILOVER_AFTER, PLAY_SECONDS / 2, 0.1)
     killed_at = time.monotonic()
     victim.kill()
+    # a player of the game on the dead master reads it and moves, through each web process
+    game = play.longest
+    for web in d.webs:
+        status, _ = http("GET", f"{web}/api/v1/games/{game.id}", token=game.tokens[0])
+        play.record(Answer(game.id, 0, "GET", status, time.monotonic()))
+        status, _ = http("POST", f"{web}/api/v1/games/{game.id}/moves",
+                         {"move": {"type": "pass"}, "expected_version": 1}, game.tokens[0])
+        play.record(Answer(game.id, 0, "PROBE", status, time.monotonic()))
     time.sleep(DOWN_SECONDS)
     victim.start()
     node = Redis(host="127.0.0.1", port=victim.port, decode_responses=True)
@@ -435,7 +443,9 @@ def test_every_acknowledged_move_is_in_its_log_once(play, deployment):
             [event] = store.read(game.id, answer.expected + 1, answer.expected + 1)
             assert (event.type, event.data["seat"], event.data["move"]) == \
                 (ev.MOVE_PLAYED, answer.seat, answer.move)
-        moves = [e for e in store.iter(game.id) if e.type == ev.MOVE_PLAYED]
+        # the players' moves; the worker plays a seat's only move for it (data.auto)
+        moves = [e for e in store.iter(game.id)
+                 if e.type == ev.MOVE_PLAYED and not e.data.get("auto")]
         unanswered = sum(1 for a in play.answers if a.game == game.id and a.method == "POST"
                          and a.status in (0, 503))
         # a move whose answer was lost may have landed, but nothing lands twice
@@ -487,6 +497,9 @@ def test_moves_in_flight_when_a_master_dies_get_a_clean_answer_and_the_games_go_
     during = [a for a in play.answers if killed_at <= a.at <= back_at + 5]
     assert {a.status for a in play.answers} <= CLEAN
     assert any(a.status == 503 for a in during), "nobody noticed the master was down"
+    # while it was down, its game answered 503 to a read and to a move, in every process
+    probes = [a for a in during if a.game == play.longest.id and a.at <= back_at]
+    assert [a.status for a in probes if a.method == "PROBE"] == [503] * len(deployment.webs)
     after = [a for a in play.acknowledged if a.at > back_at]
     assert after, "no move was acknowledged after the master came back"
     # the longest game, whose master was killed, went on to its end
