@@ -202,7 +202,12 @@ def serve(host: str, port: int, data_dir: str, workers: int) -> None:
     Without ADMIN_TOKEN or SECRET_KEY in the environment, random ones are kept in the
     data directory (admin-token, secret-key).
     """
+    from service.config import DEFAULTS, ConfigError, check_redis, from_environment
     from service.redis_setup import DataDirInUse, EmbeddedRedis, die_with_parent_hook
+    try:  # before anything starts: a cluster needs its node and its queue Redis
+        check_redis({**DEFAULTS, **from_environment()})
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from None
     data = Path(data_dir).resolve()
     data.mkdir(parents=True, exist_ok=True)
     lock = _lock_data_dir(data)

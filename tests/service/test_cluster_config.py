@@ -49,6 +49,7 @@ def test_a_cluster_with_its_queue_redis_passes():
 
 
 @pytest.mark.parametrize("command", [["worker", "--burst"], ["admin", "history", "g"],
+                                     ["serve", "--port", "1"],
                                      ["bots", "play", "test-race", "--players", "1"]])
 def test_every_command_refuses_a_cluster_without_a_queue_redis_in_one_line(
         command, monkeypatch):
@@ -67,3 +68,11 @@ def test_rate_limits_on_a_cluster_are_counted_in_the_cluster():
     assert cluster_limits_uri("redis://:pw@10.0.0.5:7000/0") == "redis+cluster://:pw@10.0.0.5:7000"
     with pytest.raises(ValueError):
         cluster_limits_uri("unix:///tmp/redis.sock")
+
+
+def test_serve_refuses_a_cluster_without_a_node(monkeypatch, tmp_path):
+    monkeypatch.setenv("REDIS_CLUSTER", "1")
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    result = CliRunner().invoke(main, ["serve", "--data-dir", str(tmp_path / "var")])
+    assert result.exit_code == 1 and "REDIS_CLUSTER=1 needs REDIS_URL" in result.output
+    assert not (tmp_path / "var").exists()  # refused before anything started
