@@ -67,8 +67,12 @@ class GameService:
 
     # -- commands ----------------------------------------------------------------------
     def create(self, kind: str, players: list[dict[str, str]],
-               options: dict[str, Any] | None = None, actor: str = "system") -> Table:
-        """Set up a new game; IllegalMove for a bad player count or bad options."""
+               options: dict[str, Any] | None = None, actor: str = "system",
+               platform: dict[str, Any] | None = None) -> Table:
+        """Set up a new game; IllegalMove for a bad player count or bad options.
+
+        ``platform``: settings of the platform, not the rules (time control, time-out
+        policy, reminders: see events.clocks), kept in GameCreated's data."""
         try:
             game = registry.get(kind)
         except KeyError:
@@ -91,6 +95,8 @@ class GameService:
         event = Event(version=1, type=ev.GAME_CREATED, actor=actor, tape=rng.tape, data={
             "kind": kind, "names": names, "options": opts, "commitment": commitment(secret),
             "rules_version": game.rules_version})
+        if platform:
+            event.data["platform"] = platform
         self.store.append(game_id, 0, event)
         return self.load(game_id)
 
@@ -100,7 +106,8 @@ class GameService:
         return self.play_move(game_id, seat, move, expected_version, same_turn)[0]
 
     def play_move(self, game_id: str, seat: int, move: dict[str, Any],
-                  expected_version: int, same_turn: bool = False) -> tuple[Event, Table]:
+                  expected_version: int, same_turn: bool = False,
+                  auto: str | None = None) -> tuple[Event, Table]:
         """Decide and append one move: the event and the table right after it (the
         caller may show the new position without reading it back).  ConflictError or
         IllegalMove on refusal.
@@ -109,6 +116,8 @@ class GameService:
         on since, it is refused with ConflictError, unless everything after that version
         was passive (a reminder changes nothing you saw) or, with ``same_turn``, left
         ``seat``'s turn unbroken (see :meth:`turn_unchanged`; emailed act links use it).
+        ``auto`` ("timeout" or "bot"): the platform plays it for the seat (appended by
+        the system, marked so in the history; see worker.timeouts).
         """
         table = self.load(game_id)
         if table.version != expected_version:
@@ -137,9 +146,12 @@ class GameService:
             log.exception("%s rejected a move with %s: %r", table.kind, type(exc).__name__, move)
             raise IllegalMove("that move is not one of the legal moves") from exc
         final = final_reason(table.game, before, table.state, seat, move, rng.tape)
+        data = {"seat": seat, "move": move, "final": final}
+        if auto:
+            data["auto"] = auto
         event = self.store.append(game_id, expected_version, Event(
-            version=expected_version + 1, type=ev.MOVE_PLAYED, actor=seat_actor(seat),
-            data={"seat": seat, "move": move, "final": final}, tape=rng.tape))
+            version=expected_version + 1, type=ev.MOVE_PLAYED,
+            actor="system" if auto else seat_actor(seat), data=data, tape=rng.tape))
         table.version = event.version
         if table.outcome() is not None:
             ended = self.end_if_over(game_id)

@@ -13,7 +13,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import redis
@@ -71,8 +71,12 @@ class LRU:
 class EventStore:
     """Append-only game logs on Redis Streams (a ``decode_responses=True`` client)."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis,
+                 clock: Callable[[], str] | None = None) -> None:
         self.redis = client
+        # what stamps an event's ``at`` (an ISO string); the worker's runtime sets its
+        # own, which tests can move (time controls fold these timestamps)
+        self.clock = clock
 
     # -- writing -----------------------------------------------------------------------
     def append(self, game_id: str, expected_version: int, event: Event) -> Event:
@@ -85,7 +89,8 @@ class EventStore:
             raise ConflictError(current)
         sealed = Event(
             version=expected_version + 1, type=event.type, actor=event.actor,
-            data=event.data, tape=event.tape, at=event.at, v=event.v,
+            data=event.data, tape=event.tape, v=event.v,
+            at=event.at or (self.clock() if self.clock else ""),
         ).sealed(prev)
         # Marked for projection *before* the append, in the same round trip (a pipeline
         # runs in order): if this process dies right after the append, the sweep still

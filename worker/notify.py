@@ -137,9 +137,11 @@ def _render(rt: Runtime, name: str, subject: str, to: str, mail_key: str, contex
                  headers={"List-Unsubscribe": f"<{mute_url}>"})
 
 
-def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool = False) -> bool:
-    """Email ``seat`` that its turn (begun at ``version``) is waiting; once per turn."""
-    kind = "remind" if reminder else "turn"
+def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool = False,
+              which: str = "") -> bool:
+    """Email ``seat`` that its turn (begun at ``version``) is waiting; once per turn (a
+    reminder: once per turn and ``which`` reminder of it, see events.clocks)."""
+    kind = ("remind" + (f"-{which}" if which else "")) if reminder else "turn"
     marker = key(game_id, f"mailed:{kind}:{version}:{seat}")
 
     def build() -> Email | None:

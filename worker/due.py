@@ -1,0 +1,33 @@
+"""The due-time index: a sorted set game id -> the Unix time its clocks next need the
+worker (a reminder, a time-out, a time-out's follow-up).
+
+It is how a lost scheduled job never loses a time-out: the sweep fires every game whose
+time has come, whatever happened to RQ's scheduled jobs.  The projection writes it after
+each fold, and the time-out check after each firing.  It is a cache of the logs (rebuilt
+by projecting a game again), and it is one global key: every write to it is here, so it
+can be sharded into buckets later without touching the callers.
+"""
+
+from __future__ import annotations
+
+import redis
+
+DUE = "rp:due"
+
+
+def set_due(client: redis.Redis, game_id: str, when: float | None) -> None:
+    """Record when ``game_id`` is next due (None: never, as things stand)."""
+    if when is None:
+        client.zrem(DUE, game_id)
+    else:
+        client.zadd(DUE, {game_id: when})
+
+
+def due_games(client: redis.Redis, now: float, limit: int = 500) -> list[str]:
+    """Games due at ``now`` or before, most overdue first."""
+    return client.zrangebyscore(DUE, "-inf", now, start=0, num=limit)
+
+
+def due_at(client: redis.Redis, game_id: str) -> float | None:
+    """When ``game_id`` is next due, if it is in the index."""
+    return client.zscore(DUE, game_id)
