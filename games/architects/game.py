@@ -7,6 +7,7 @@ import pickle
 from typing import Any, ClassVar
 
 from games.architects import (
+    absent,
     automaton,
     black_market,
     captures,
@@ -130,6 +131,10 @@ class Architects(Game):
         if state["phase"] != "play" or not 0 <= seat < state["n"]:
             return []
         return turn.moves_for(state, seat)
+
+    def pass_move(self, state: State, seat: int) -> Move | None:
+        """The rules' pass, when it is legal (see :mod:`games.architects.absent`)."""
+        return absent.pass_move(self.legal_moves(state, seat))
 
     def to_act(self, state: State) -> set[int]:
         if state["phase"] == "draft":

@@ -37,7 +37,7 @@ from collections import Counter
 from functools import cache
 from typing import Any
 
-from games.kings_guild import cards, guild, labels, setup, takebacks, turn, views
+from games.kings_guild import absent, cards, guild, labels, setup, takebacks, turn, views
 from games.protocol import Game, IllegalMove, Move, State
 from games.rng import GameRandom
 
@@ -116,6 +116,10 @@ class KingsGuild(Game):
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         return turn.legal_moves(state, seat)
+
+    def stand_in_move(self, state: State, seat: int) -> Move:
+        """The shortest turn the rules allow (see :mod:`games.kings_guild.absent`)."""
+        return absent.stand_in_move(self.legal_moves(state, seat))
 
     def to_act(self, state: State) -> set[int]:
         return turn.to_act(state)
