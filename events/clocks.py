@@ -30,7 +30,8 @@ Rules the fold applies:
 - ``Rewound{to: N}``: the clocks are as they stood when event N+1 (the first event taken
   back) was appended, and run again from the Rewound: the time spent on the branch that
   was taken back counts for nobody.  Vacations declared on that branch still hold (they
-  are about the player, not the position).
+  are about the player, not the position).  A fork's clocks stand as at the copied
+  event and run from the ``Forked``.
 - The consecutive time-outs of a seat (for the "bot" policy) are reset by the seat's own
   move; ``BotSeated`` / ``BotUnseated`` switch the stand-in on and off, and the player's
   own move switches it off too.
@@ -146,6 +147,10 @@ class ClockFold:
             s["settings"] = settings_from(d.get("platform"), s.get("deadline_hours"))
             s["created"] = t
             s["seats"] = [_empty_seat() for _ in d["names"]]
+        if event.type == FORKED:  # a new game from a copied log: its clocks start now
+            for seat in s["seats"]:
+                if seat["since"] is not None:
+                    seat["since"] = t
         self._settle(t)
         if event.type == MOVE_PLAYED:
             seat = s["seats"][d["seat"]]

@@ -166,3 +166,11 @@ def test_no_time_control_has_no_clock_and_nothing_due():
     c = game({"kind": "none"}).fold()
     assert c.seat_clock(0, T0).left is None
     assert c.actions(T0 + 10_000 * HOUR) == [] and c.next_due() is None
+
+
+def test_a_forks_clocks_run_from_the_fork_not_from_the_copied_events():
+    log = game({"kind": "per_move", "hours": 10}, seats=1)
+    log.add("Forked", 100, {0}, **{"from": "g", "at": 1, "by": "admin"})
+    c = log.fold()
+    assert left(c, 0, 100) == 10
+    assert left(c, 0, 104) == 6

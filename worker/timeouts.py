@@ -29,6 +29,9 @@ import logging
 from datetime import timedelta
 from typing import Any
 
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
 from events import envelope as ev
 from events.clocks import ClockFold, fold
 from events.store import ConflictError, key
@@ -40,6 +43,10 @@ log = logging.getLogger(__name__)
 
 MAX_STEPS = 50  # events one check may append (a bot playing a long turn of free actions)
 RETRY_BROKEN = 3600.0  # a game whose stand-in cannot move is looked at again in an hour
+# RQ keeps a scheduled time in whole seconds (rounded down): a job scheduled for the
+# exact due time may run a fraction of a second early, find nothing due, and leave the
+# time-out to the sweep.  So jobs are scheduled this much after it.
+LATE = 1.0
 CLOCK_KEY = "clock"  # per-game read model: the ClockFold state at the projected version
 
 
@@ -113,8 +120,14 @@ def perform(rt: Runtime, game_id: str, clocks: ClockFold, action: dict[str, Any]
         return ev.TIMED_OUT
     if what == "remind":
         from worker import notify as mail
-        mail.send_turn(rt, game_id, action["turn"], seat, reminder=True,
-                       which=action["which"])
+        try:
+            mail.send_turn(rt, game_id, action["turn"], seat, reminder=True,
+                           which=action["which"])
+        except (RedisConnectionError, RedisTimeoutError):
+            raise
+        except Exception:  # a reminder is best effort: it must not hold up a time-out
+            log.warning("the %s reminder of game %s to seat %s failed", action["which"],
+                        game_id, seat, exc_info=True)
         games.record(game_id, ev.REMINDER_SENT, {
             "seat": seat, "turn": action["turn"], "which": action["which"],
             "covers": action["covers"]}, expected_version=version)
@@ -144,9 +157,11 @@ def perform(rt: Runtime, game_id: str, clocks: ClockFold, action: dict[str, Any]
 def _tell_everyone(rt: Runtime, game_id: str, turn: int, late: int) -> None:
     """The time-out email to every seat (each once: the mail markers see to it)."""
     from worker import notify as mail
-    for other in range(len(rt.games.seats(game_id))):
+    for other in range(len(rt.store.get_json(game_id, "seats") or [])):
         try:
             mail.send_timed_out(rt, game_id, turn, late, other)
+        except (RedisConnectionError, RedisTimeoutError):
+            raise
         except Exception:  # the TimedOut is recorded; an email must not undo the policy
             log.warning("the time-out email of game %s to seat %s failed", game_id, other,
                         exc_info=True)
@@ -186,11 +201,11 @@ def schedule(rt: Runtime, game_id: str, clocks: ClockFold) -> None:
         if clock.timed_out or clock.due is None:
             continue
         rt.enqueuer.enqueue(jobs.time_out, game_id, clock.turn, seat,
-                            delay=timedelta(seconds=max(0.0, clock.due - now)),
+                            delay=timedelta(seconds=max(0.0, clock.due - now) + LATE),
                             job_id=f"time_out:{game_id}:{clock.turn}:{seat}:{int(clock.due)}")
         for which, when in clocks.reminders(seat)[:1]:
             rt.enqueuer.enqueue(jobs.remind, game_id, clock.turn, seat,
-                                delay=timedelta(seconds=max(0.0, when - now)),
+                                delay=timedelta(seconds=max(0.0, when - now) + LATE),
                                 job_id=f"remind:{game_id}:{clock.turn}:{seat}:"
                                        f"{which.replace('.', '_')}:{int(when)}")
 
