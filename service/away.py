@@ -114,7 +114,7 @@ def clock_panel(game_id: str, seat: int) -> dict[str, Any] | None:
     vacation left, whether a stand-in plays for the seat.  None without a clock."""
     runtime = rt()
     clocks = timeouts.read_model(runtime, game_id)
-    if clocks is None or (clocks.kind == "none"
+    if not isinstance(seat, int) or clocks is None or (clocks.kind == "none"
                           and not any(s["bot"] for s in clocks.s["seats"])):
         return None
     tz = _tz(game_id, seat)
