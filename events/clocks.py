@@ -229,6 +229,9 @@ class ClockFold:
         for seat in state["seats"]:
             if seat["since"] is not None:
                 seat["since"] = t
+            # the table agreed to go back: a move the platform played for a late player
+            # and taken back is not played again (the player is here to choose)
+            seat["followup"] = None
         self.s = state
         self._turns(event.version, t, set() if state["ended"] else set(to_act))
         self.s["version"] = event.version

@@ -314,3 +314,21 @@ def test_the_clocks_after_a_take_back_match_a_fold_from_scratch(rt, create, cloc
     jobs.project(game_id)
     assert timeouts.read_model(rt, game_id).s == timeouts.clocks_of(rt, game_id).s
     assert clk.parse_time(rt.store.read(game_id)[-1].at) == START.timestamp() + 2 * 3600
+
+
+def test_a_move_played_for_a_late_player_can_be_taken_back_and_is_not_replayed(rt, create,
+                                                                               clock):
+    game_id, _ = create(kind="test-clock", time_control=PER_MOVE, on_timeout="skip",
+                        reminders=QUIET)
+    ante(rt, game_id, 0)
+    ante(rt, game_id, 1)  # play begins: Ada's turn
+    clock.at(2)
+    assert timeouts.check_game(rt, game_id) == ["TimedOut", "MovePlayed"]  # a pass for her
+    jobs.project(game_id)
+    clock.at(2.5)
+    rt.games.request_undo(game_id, 0)  # Ada, back, asks to take back the pass
+    rt.games.answer_undo(game_id, 1, True)
+    assert rt.store.read(game_id)[-1].type == "Rewound"
+    jobs.project(game_id)
+    assert timeouts.check_game(rt, game_id) == []  # Ada chooses her move herself
+    assert 0 in rt.games.load(game_id).to_act()
