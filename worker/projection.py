@@ -166,8 +166,7 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
             clocks = timeouts.ClockFold(deadline_hours=hours)
     deadlines = _deadlines(clocks)
     for seat, entry in awaiting.items():
-        entry["deadline"] = deadlines.get(seat) if entry["version"] == \
-            clocks.s["seats"][seat]["turn"] or clocks.version == 0 else None
+        entry["deadline"] = deadlines.get(seat)
     notices = [replace(n, deadline=awaiting.get(n.seat, {}).get("deadline"))
                if n.kind == "turn" else n for n in notices]
     pipe = rt.redis.pipeline(transaction=True)

@@ -70,3 +70,15 @@ def test_a_vacation_refused_on_the_page_says_why(client, rt):
         "csrf_token": csrf(client, ada), "from": "2030-01-08T10:00", "until": until})
     assert reply.status_code == 422
     assert "days of vacation are left" in reply.get_data(as_text=True)
+
+
+def test_the_openapi_document_describes_clocks_vacations_and_back(client):
+    doc = client.get("/api/openapi.json").json
+    assert {"/api/v1/games/{game_id}/vacation", "/api/v1/games/{game_id}/back"} <= set(
+        doc["paths"])
+    schemas = doc["components"]["schemas"]
+    options = schemas["CreateGameIn"]["properties"]["options"]["properties"]
+    assert options["on_timeout"]["enum"] == ["wait", "skip", "auto", "bot", "forfeit"]
+    assert schemas["TimeControlIn"]["properties"]["kind"]["enum"] == [
+        "none", "per_move", "bank"]
+    assert {"clocks", "away"} <= set(schemas["GameOut"]["properties"])
