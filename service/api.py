@@ -94,8 +94,12 @@ def body(schema: Schema) -> dict:
 def create_game(data: dict) -> Table:
     """Create a game from validated input and remember its seats and settings."""
     runtime = rt()
+    platform = dict(data.get("platform") or {})
+    if data.get("deadline_hours") and "time_control" not in platform:
+        # the older setting, kept in the log as what it means (events.clocks)
+        platform["time_control"] = {"kind": "per_move", "hours": data["deadline_hours"]}
     table = runtime.games.create(data["game"], data["players"], data["options"],
-                                 platform=data.get("platform") or None)
+                                 platform=platform or None)
     runtime.store.put_json(table.game_id, "settings",
                            {"deadline_hours": data.get("deadline_hours")})
     after_append(table.game_id, table.version)
