@@ -11,10 +11,13 @@ import copy
 import logging
 import marshal
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from events import envelope as ev
+from events import history, votes
 from events.envelope import Event, seat_actor
 from events.replay import Replayer, Table
 from events.store import LRU, ConflictError, EventStore, key, new_game_id
@@ -151,12 +154,13 @@ class GameService:
             data["auto"] = auto
         event = self.store.append(game_id, expected_version, Event(
             version=expected_version + 1, type=ev.MOVE_PLAYED,
-            actor="system" if auto else seat_actor(seat), data=data, tape=rng.tape))
-        table.version = event.version
+            actor="system" if auto else seat_actor(seat), data=data, tape=rng.tape),
+            prev=table.head or None)
+        table.version, table.head = event.version, event.hash
         if table.outcome() is not None:
             ended = self.end_if_over(game_id)
             if ended is not None:
-                table.version, table.ended = ended.version, True
+                table.version, table.head, table.ended = ended.version, ended.hash, True
         return event, table
 
     # -- undo by agreement ------------------------------------------------------------
@@ -164,9 +168,12 @@ class GameService:
     # it leads to is appended with that version as expected_version: a move appended
     # meanwhile makes the append fail instead of being erased by a Rewound.
 
-    def pending_undo(self, game_id: str, at: int | None = None) -> dict[str, Any] | None:
+    def pending_undo(self, game_id: str, at: int | None = None,
+                     reader: int | None = None) -> dict[str, Any] | None:
         """The open take-back request at version ``at`` (default: now), if any:
-        ``{"version", "seat", "to", "answers"}``.
+        ``{"version", "seat", "to", "answers", "move"}``; ``move`` is the history line
+        of the move it takes back, redacted for the seat ``reader`` (None: as a
+        spectator reads it, which any seat may be shown).
 
         A request stays open until every other seat answers, someone refuses, or any
         event that changes the position is appended (then it no longer makes sense).
@@ -178,8 +185,13 @@ class GameService:
             elif event.type == ev.UNDO_REQUESTED:
                 if any(a is False for a in answers.values()):
                     return None
+                to = event.data["to"]
+                table = self.load(game_id)
+                move = self.store.read(game_id, to + 1, to + 1)
                 return {"version": event.version, "seat": event.data["seat"],
-                        "to": event.data["to"], "answers": answers}
+                        "to": to, "answers": answers,
+                        "move": history.describe(move[0], table.game, table.names, reader)
+                        if move else None}
             elif event.type not in ev.PASSIVE:
                 return None
         return None
@@ -344,6 +356,98 @@ class GameService:
             version=table.version + 1, type=ev.GAME_ENDED, actor=by,
             data={"outcome": outcome, "early": reason,
                   "secret": self._secret(game_id, table.commitment).hex()}))
+
+    # -- resign and table votes (the rules: events.votes) --------------------------------
+    def _decided_on(self, game_id: str, expected_version: int | None) -> Table:
+        """The table now, if nothing a resignation or vote depends on changed since
+        ``expected_version`` (None: the caller decides on what is there now)."""
+        table = self.load(game_id)
+        if expected_version is not None and expected_version != table.version and not (
+                1 <= expected_version < table.version and votes.unchanged(
+                    self.store.iter(game_id, expected_version + 1, table.version))):
+            raise ConflictError(table.version)
+        return table
+
+    @staticmethod
+    def _retrying(expected_version: int | None, decide: Callable[[], Event]) -> Event:
+        """``decide()``, again if its append lost a race while the caller named no
+        expected version (it committed to nothing, so deciding on the new log is right;
+        bounded).  With an expected version the ConflictError is the answer."""
+        for _ in range(4):
+            try:
+                return decide()
+            except ConflictError:
+                if expected_version is not None:
+                    raise
+        return decide()
+
+    def resign(self, game_id: str, seat: int, expected_version: int | None = None) -> Event:
+        """``seat`` resigns: one GameEnded (``early="resigned"``), the seat ranked last, the
+        others by the rules' public scores if the game has them (see events.votes).
+        ConflictError if the game changed since ``expected_version``; IllegalMove once
+        the game is over (a second resignation included)."""
+        def decide() -> Event:
+            table = self._decided_on(game_id, expected_version)
+            if table.ended:
+                raise IllegalMove(self._over(table))
+            scores = votes.provisional_scores(table.game, table.state)
+            return self.end_early(game_id, "resigned", table.version, seats=[seat],
+                                  by=seat_actor(seat),
+                                  detail=votes.resign_detail(table.names, seat, scores))
+        return self._retrying(expected_version, decide)
+
+    def latest_vote(self, game_id: str, at: int | None = None) -> votes.Vote | None:
+        """The latest vote as of version ``at`` (default: now), however it stands (its
+        status says if it expired).  Read from its VoteCalled (the table keeps where it
+        is), so it costs the same however long the game."""
+        table = self.load(game_id, at)
+        if not table.vote_from:
+            return None
+        return votes.latest_vote(self.store.read(game_id, table.vote_from, table.version))
+
+    def vote(self, game_id: str, seat: int, kind: str, accept: bool,
+             expected_version: int | None = None, now: datetime | None = None,
+             hours: float = votes.VOTE_HOURS) -> Event:
+        """``seat`` votes on ending the game: with no open vote, a yes calls one
+        (VoteCalled); else it answers the open one (VoteCast).  The yes that makes the
+        vote carry appends the GameEnded instead (abandon: no winner; end: the current
+        public scores decide).  ``now`` is the time the vote is judged at and recorded
+        with (expiry needs no job).  ConflictError if the votes or the game changed since
+        ``expected_version``; IllegalMove with the reason otherwise."""
+        if not 0 < hours <= votes.MAX_VOTE_HOURS:
+            raise ValueError(f"a vote lasts from 0 to {votes.MAX_VOTE_HOURS} hours")
+        now = now or datetime.now(UTC)
+
+        def decide() -> Event:
+            table = self._decided_on(game_id, expected_version)
+            if table.ended:
+                raise IllegalMove(self._over(table))
+            n = len(table.names)
+            step = votes.decide(self.latest_vote(game_id, table.version), seat, kind,
+                                accept, n, now)
+            if step.carries:
+                yes = sorted({*(step.vote.yes() if step.vote else []), seat})
+                scores = votes.provisional_scores(table.game, table.state) \
+                    if kind == "end" else None
+                return self.end_early(
+                    game_id, votes.REASONS[kind], table.version, by=seat_actor(seat),
+                    detail=votes.vote_detail(table.names, kind, yes,
+                                             step.vote.version if step.vote else None,
+                                             scores, now))
+            if step.action == "call":
+                type_, data = ev.VOTE_CALLED, votes.called(seat, kind, now, hours)
+            else:
+                type_, data = ev.VOTE_CAST, {"seat": seat, "accept": accept,
+                                             "vote": step.vote.version, "kind": kind}
+            return self.store.append(game_id, table.version, Event(
+                version=table.version + 1, type=type_, actor=seat_actor(seat), data=data,
+                at=votes.stamp(now)))
+        return self._retrying(expected_version, decide)
+
+    @staticmethod
+    def _over(table: Table) -> str:
+        line = votes.ended_line(table.outcome() or {}, table.names)
+        return f"the game is already over{': ' + line if line else ''}"
 
     def rewind(self, game_id: str, to: int, reason: str, by: str,
                expected_version: int | None = None) -> Event:

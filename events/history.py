@@ -1,10 +1,21 @@
-"""One readable line per event, redacted for the viewer (the rules redact moves)."""
+"""One readable line per event, redacted for the viewer (the rules redact moves).
+
+A line whose event a later ``Rewound`` cut off (a move taken back, or everything after
+the version an admin rewound to) is flagged ``undone``: it stays in the history, since
+nothing is ever deleted, and pages show it struck through.  Which events survive is
+decided by :func:`events.replay.surviving`, the same walk that loading a game does.
+"""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from events import envelope as ev
+from events import votes
 from events.envelope import Event
-from events.store import EventStore
+from events.replay import surviving
+from events.store import EventStore, key
 from games.protocol import Game
 
 
@@ -20,6 +31,16 @@ def describe(event: Event, game: Game, names: list[str], seat: int | None) -> st
     if event.type == ev.GAME_CREATED:
         return (f"{game.name} set up for {', '.join(d['names'])}; "
                 f"secret commitment {d['commitment'][:16]}…")
+    if event.type == ev.GAME_ENDED and d.get("early") and d["outcome"].get("vote"):
+        yes = ", ".join(names[s] for s in d["outcome"]["vote"]["yes"])
+        return f"Game over: {d['early']} by a vote ({yes}). Secret revealed: {d['secret']}"
+    if event.type == ev.VOTE_CALLED:
+        return (f"{names[d['seat']]} proposes to {votes.WHAT.get(d['kind'], d['kind'])}; "
+                f"the vote is open until {d['expires'][:16].replace('T', ' ')} UTC")
+    if event.type == ev.VOTE_CAST:
+        what = votes.WHAT.get(d.get("kind", ""), "the proposal").split(" (")[0]
+        return (f"{names[d['seat']]} agrees to {what}" if d["accept"] else
+                f"{names[d['seat']]} refuses to {what}: the vote is over")
     if event.type == ev.GAME_ENDED and d.get("early"):
         who = ", ".join(names[s] for s in d["outcome"].get("seats", []))
         return (f"Game over: {d['early']}{' (' + who + ')' if who else ''}. "
@@ -70,13 +91,66 @@ def played_for(name: str, auto: str) -> str:
         f"played for {name} by the stand-in"
 
 
+def undone(store: EventStore, game_id: str, events: list[Event]) -> set[int]:
+    """The versions among ``events`` (consecutive versions up to the log's end) that a
+    later ``Rewound`` cut off.  Only changes to the position count: a take-back
+    request, a reminder or a note inside the cut-off stretch happened all the same.
+
+    A rewind may reach back before ``events``: the log is then read further back, as far
+    as the earliest rewind target met, so the cost is the stretch the rewinds span, not
+    the whole log."""
+    if not events:
+        return set()
+    floor = events[0].version - 1
+    while True:
+        lowest = min((e.data["to"] for e in events if e.type == ev.REWOUND), default=floor)
+        if lowest >= floor:
+            break
+        events = [*store.read(game_id, lowest + 1, floor), *events]
+        floor = lowest
+    kept = {e.version for e in surviving(events, floor) or []}
+    return {e.version for e in events
+            if e.version not in kept and e.type not in ev.PASSIVE and e.type != ev.REWOUND}
+
+
+def _line(e: Event, game: Game, names: list[str], seat: int | None,
+          cut: set[int]) -> dict[str, Any]:
+    return {"version": e.version, "type": e.type, "at": e.at, "actor": e.actor,
+            "text": describe(e, game, names, seat), "undone": e.version in cut}
+
+
 def lines(store: EventStore, game_id: str, game: Game, names: list[str],
           seat: int | None, last: int | None = None) -> list[dict]:
     """The history (or its ``last`` events) as ``{"version", "type", "at", "actor",
-    "text"}`` for ``seat``, oldest first."""
-    events = store.iter(game_id) if last is None else reversed(store.latest(game_id, last))
-    return [{"version": e.version, "type": e.type, "at": e.at, "actor": e.actor,
-             "text": describe(e, game, names, seat)} for e in events]
+    "text", "undone"}`` for ``seat``, oldest first."""
+    events = store.read(game_id) if last is None else store.latest(game_id, last)[::-1]
+    cut = undone(store, game_id, events)
+    return [_line(e, game, names, seat, cut) for e in events]
+
+
+NOT_A_FORK_SECONDS = 3600  # how long "not a fork" is remembered (a fork appends Forked last)
+
+
+def forked_from(store: EventStore, game_id: str) -> dict[str, Any] | None:
+    """``{"from": game id, "at": version}`` if the game is a fork, else None.
+
+    A fork's log holds the events it copied (with its parent's own ``Forked`` if the
+    parent was a fork too) and then its own ``Forked``: the latest one says.  The answer
+    never changes once the fork is made, so it is kept beside the game; "not a fork" is
+    kept only ``NOT_A_FORK_SECONDS``, in case it was asked while a fork was being copied.
+    """
+    cached = store.get_json(game_id, "forked_from")
+    if cached is not None:
+        return cached or None
+    found = None
+    for event in store.iter(game_id):
+        if event.type == ev.FORKED:
+            found = {"from": event.data["from"], "at": event.data["at"]}
+    if found:
+        store.put_json(game_id, "forked_from", found)
+    else:
+        store.redis.set(key(game_id, "forked_from"), json.dumps({}), ex=NOT_A_FORK_SECONDS)
+    return found
 
 
 PAGE_LIMIT = 100  # events per history page by default
@@ -87,11 +161,13 @@ def page(store: EventStore, game_id: str, game: Game, names: list[str], seat: in
          before: int | None = None, limit: int = PAGE_LIMIT) -> tuple[list[dict], int | None]:
     """The ``limit`` events just before version ``before`` (default: the latest), as
     :func:`lines` gives them, oldest first, and the ``before`` of the page before this
-    one (None at the first event).  One XREVRANGE of ``limit`` entries, so a page costs
-    the same at version 100 as at 10,000."""
+    one (None at the first event).  The latest page is one XREVRANGE of ``limit``
+    entries; an older page also reads the events after it, since a later rewind may
+    have undone some of its moves."""
     end = None if before is None else before - 1
-    events = store.latest(game_id, limit, end=end) if end is None or end >= 1 else []
-    out = [{"version": e.version, "type": e.type, "at": e.at, "actor": e.actor,
-            "text": describe(e, game, names, seat)} for e in reversed(events)]
+    events = store.latest(game_id, limit, end=end)[::-1] if end is None or end >= 1 else []
+    later = store.read(game_id, end + 1) if events and end is not None else []
+    cut = undone(store, game_id, events + later)
+    out = [_line(e, game, names, seat, cut) for e in events]
     first = out[0]["version"] if out else None
     return out, (first if first is not None and first > 1 else None)

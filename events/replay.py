@@ -40,6 +40,12 @@ class Table:
     # The result of a game the players or the platform ended before the rules did
     # (resigned, forfeit, abandoned, ended early): GameEnded's ``outcome``, else None.
     ended_early: dict[str, Any] | None = None
+    # The hash of the event at ``version`` ("" if unknown: a snapshot written before it
+    # was kept): the next append chains to it without reading the log's end again.
+    head: str = ""
+    # The version of the latest VoteCalled (0: none), so the vote is read from there
+    # rather than searched for; a rewind keeps it (a vote is about the players).
+    vote_from: int = 0
 
     @property
     def game(self) -> Game:
@@ -98,9 +104,10 @@ def _commitment_of(event: Event) -> str | None:
 def _rewound(table: Table, earlier: Table, event: Event) -> Table:
     """The table after ``event`` (a Rewound): ``earlier``'s position with ``table``'s
     record of secrets, and the new epoch's commitment if the Rewound started one."""
-    earlier.version = event.version
+    earlier.version, earlier.head = event.version, event.hash
     earlier.game_id = table.game_id
     earlier.revealed_secrets = table.revealed_secrets
+    earlier.vote_from = table.vote_from
     earlier.commitment = event.data.get("commitment") or table.commitment
     return earlier
 
@@ -173,7 +180,7 @@ class Replayer:
             if commitment:
                 table.commitment = commitment
         table.revealed_secrets = revealed
-        table.version = events[-1].version
+        table.version, table.head = events[-1].version, events[-1].hash
         return table
 
     def walk(self, game_id: str) -> Iterator[tuple[Table | None, Event]]:
@@ -226,14 +233,14 @@ class Replayer:
                 game_id=game_id, kind=data["kind"], names=list(data["names"]),
                 options=data["options"], state=state, version=event.version,
                 commitment=data["commitment"], rules_version=data["rules_version"],
-                created_at=event.at,
+                created_at=event.at, head=event.hash,
             )
         if table is None:
             raise ValueError(f"event {event.version} ({event.type}) before GameCreated")
         if event.type == ev.MOVE_PLAYED:
             tape = TapePlayer(event.tape)
             table.game.apply(table.state, event.data["seat"],
-                             copy.deepcopy(event.data["move"]), tape)
+                             ev.json_copy(event.data["move"]), tape)
             tape.finish()
         elif event.type == ev.REWOUND:
             return _rewound(table, self.load(game_id, at=event.data["to"]), event)
@@ -246,10 +253,12 @@ class Replayer:
             table.revealed_secrets = [*table.revealed_secrets, event.data["secret"]]
             if event.data.get("early"):
                 table.ended_early = event.data["outcome"]
+        elif event.type == ev.VOTE_CALLED:
+            table.vote_from = event.version
         elif event.type == ev.RULES_MIGRATED:
             table.game.migrate(table.state, event.data["to"])
             table.rules_version = event.data["to"]
-        table.version = event.version
+        table.version, table.head = event.version, event.hash
         return table
 
     # -- snapshots (a cache the worker writes; the stream stays the truth) ------------

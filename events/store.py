@@ -79,14 +79,21 @@ class EventStore:
         self.clock = clock
 
     # -- writing -----------------------------------------------------------------------
-    def append(self, game_id: str, expected_version: int, event: Event) -> Event:
-        """Append ``event`` as version ``expected_version + 1``; ConflictError otherwise."""
+    def append(self, game_id: str, expected_version: int, event: Event,
+               prev: str | None = None) -> Event:
+        """Append ``event`` as version ``expected_version + 1``; ConflictError otherwise.
+
+        ``prev``, when the caller knows it, is the hash of the event at
+        ``expected_version`` (a load just read it): the log's end is then not read again.
+        That is safe because XADD's explicit id refuses the entry unless the log ends
+        exactly at ``expected_version``, whose hash never changes once written."""
         log = key(game_id, "log")
-        last = self.redis.xrevrange(log, count=1)
-        current, prev = (0, GENESIS) if not last else (
-            int(last[0][0].split("-", 1)[1]), last[0][1]["hash"])
-        if current != expected_version:
-            raise ConflictError(current)
+        if prev is None or expected_version < 1:
+            last = self.redis.xrevrange(log, count=1)
+            current, prev = (0, GENESIS) if not last else (
+                int(last[0][0].split("-", 1)[1]), last[0][1]["hash"])
+            if current != expected_version:
+                raise ConflictError(current)
         sealed = Event(
             version=expected_version + 1, type=event.type, actor=event.actor,
             data=event.data, tape=event.tape, v=event.v,

@@ -37,15 +37,23 @@ def _attrs(attrs: dict[str, object]) -> str:
     for name, value in attrs.items():
         if value is None or value is False:
             continue
-        name = name.rstrip("_").replace("_", "-")
-        parts.append(f" {name}={quoteattr(_number(value) if value is not True else name)}")
+        name = _NAMES.get(name) or _NAMES.setdefault(name, name.rstrip("_").replace("_", "-"))
+        parts.append(f' {name}="{_value(name if value is True else value)}"')
     return "".join(parts)
 
 
-def _number(value: object) -> str:
+_NAMES: dict[str, str] = {}
+_SPECIAL = frozenset('&<>"')
+
+
+def _value(value: object) -> str:
+    """An attribute value: numbers as short text, strings escaped for double quotes."""
     if isinstance(value, float):
         return f"{value:.2f}".rstrip("0").rstrip(".")
-    return str(value)
+    text = str(value)
+    if _SPECIAL.isdisjoint(text):
+        return text
+    return escape(text, {'"': "&quot;"})
 
 
 class Drawing:
@@ -75,7 +83,7 @@ class Drawing:
 
     def polygon(self, points: list[tuple[float, float]], fill: str = "none",
                 stroke: str | None = INK, **attrs: object) -> None:
-        pts = " ".join(f"{_number(float(x))},{_number(float(y))}" for x, y in points)
+        pts = " ".join(f"{_value(float(x))},{_value(float(y))}" for x, y in points)
         self._shape("polygon", dict(points=pts, fill=fill, stroke=stroke, **attrs))
 
     def text(self, x: float, y: float, content: object, size: float = 14,
@@ -84,7 +92,10 @@ class Drawing:
         """Text at (x, y) (the baseline); ``anchor`` is start, middle or end."""
         style = dict(x=x, y=y, font_size=size, text_anchor=anchor, fill=fill,
                      font_weight=weight, **attrs)
-        self._parts.append(f"<text{_attrs(style)}>{escape(str(content))}</text>")
+        text = str(content)
+        if not _SPECIAL.isdisjoint(text):
+            text = escape(text)
+        self._parts.append(f"<text{_attrs(style)}>{text}</text>")
 
     @contextmanager
     def group(self, target: str | None = None, title: str | None = None,

@@ -330,16 +330,43 @@ def replay(game_id: str):
         refold_rules=refold_rules, refold_report=report,
         view=table.game.view(table.state, None), seat=None, names=table.names,
         seats=runtime.games.seats(game_id), verified=ok, problem=problem,
-        lines={e["version"]: e["text"] for e in history.lines(
+        lines={e["version"]: e for e in history.lines(
             runtime.store, game_id, table.game, table.names, None)})
+
+
+def _confirmed() -> bool:
+    """A rewind or fork acts only on a POST that says ``confirm=yes``: the first POST of
+    the form shows what it would do and asks (no script needed)."""
+    return request.form.get("confirm") == "yes"
 
 
 @bp.post("/games/<game_id>/rewind")
 def rewind_page(game_id: str):
+    """Rewind after a confirmation page; the rewind is decided on the version the
+    confirmation showed (409 if the game moved on meanwhile)."""
+    runtime = rt()
     to = request.form.get("to", type=int)
     if to is None:
         abort(400, "Say which version to rewind to.")
-    event = rt().games.rewind(game_id, to, request.form.get("reason", ""), "admin")
+    last = runtime.store.version(game_id)
+    if last == 0:
+        abort(404, "There is no such game.")
+    if not 1 <= to < last:
+        abort(400, f"Rewind to a version between 1 and {last - 1}; nothing was changed.")
+    reason = (request.form.get("reason") or "")[:500]
+    if not _confirmed():
+        table = runtime.games.load(game_id)
+        undone = [line for line in history.lines(runtime.store, game_id, table.game,
+                                                 table.names, None)
+                  if line["version"] > to and not line["undone"]
+                  and line["type"] not in ev.PASSIVE and line["type"] != ev.REWOUND]
+        return render_template("admin/confirm.html", action="rewind", game=table.game,
+                               game_id=game_id, to=to, reason=reason, last=last,
+                               undone=undone)
+    expected = request.form.get("expected_version", type=int)
+    if expected is None:
+        abort(400, "The confirmation says which version it was made on; nothing was changed.")
+    event = runtime.games.rewind(game_id, to, reason, "admin", expected_version=expected)
     after_append(game_id, event.version)
     return redirect(url_for("admin.replay", game_id=game_id))
 
@@ -365,10 +392,22 @@ def note_page(game_id: str):
 
 @bp.post("/games/<game_id>/fork")
 def fork_page(game_id: str):
+    """Fork after a confirmation page (a fork copies a fixed stretch of the log, so it
+    does not depend on the version the admin saw)."""
+    runtime = rt()
     at = request.form.get("at", type=int)
     if at is None:
         abort(400, "Say at which version to fork.")
-    new_id = rt().games.fork(game_id, at, "admin")
-    after_append(new_id, rt().store.version(new_id))
+    last = runtime.store.version(game_id)
+    if last == 0:
+        abort(404, "There is no such game.")
+    if not 1 <= at <= last:
+        abort(400, f"Fork at a version between 1 and {last}; nothing was changed.")
+    if not _confirmed():
+        table = runtime.games.load(game_id)
+        return render_template("admin/confirm.html", action="fork", game=table.game,
+                               game_id=game_id, at=at, last=last,
+                               seats=runtime.games.seats(game_id))
+    new_id = runtime.games.fork(game_id, at, "admin")
+    after_append(new_id, runtime.store.version(new_id))
     return redirect(url_for("admin.replay", game_id=new_id))
-

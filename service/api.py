@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import math
+from datetime import datetime
 
 from flask import Blueprint, jsonify, request
 from marshmallow import Schema
 
-from events import history
+from events import history, votes
 from events.audit import audit_tapes
 from events.replay import Table
 from games import registry
@@ -17,6 +18,7 @@ from service.auth import bearer, is_admin, player
 from service.current import after_append, rt
 from service.errors import ApiError
 from worker.links import Link, api_token, rotate_api_token
+from worker.notify import vote_time
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -254,3 +256,54 @@ def _query_int(name: str, default: int | None, low: int, high: int | None) -> in
         bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
         raise ApiError(400, "bad_request", f"{name} must be a whole number {bound}.")
     return int(raw)
+
+
+# -- resign and table votes (rules: events.votes) ----------------------------------------
+def request_time() -> datetime:
+    """The time a resignation or vote is judged at (see worker.notify.vote_time)."""
+    return vote_time(rt())
+
+
+def vote_hours() -> float:
+    """How long a vote stays open: the ``VOTE_HOURS`` setting, default 72."""
+    return float(rt().config.get("VOTE_HOURS") or votes.VOTE_HOURS)
+
+
+def vote_json(game_id: str, n_seats: int) -> dict | None:
+    """The latest vote of the game as the API shows it (None: none since the last end)."""
+    at = request_time()
+    vote = rt().games.latest_vote(game_id)
+    return vote.to_json(n_seats, at) if vote else None
+
+
+def _voted(game_id: str) -> dict:
+    """The answer to a resignation or vote: the version, the latest vote, the result."""
+    table = rt().games.load(game_id)
+    return {"version": table.version, "vote": vote_json(game_id, len(table.names)),
+            "outcome": table.outcome() if table.ended else None}
+
+
+@bp.post("/games/<game_id>/resign")
+def post_resign(game_id: str):
+    link = player(game_id)
+    data = body(schemas.ResignIn()) if request.get_data(cache=True) else {}
+    event = rt().games.resign(game_id, link.seat, data.get("expected_version"))
+    after_append(game_id, event.version)
+    return jsonify(_voted(game_id)), 201
+
+
+@bp.get("/games/<game_id>/votes")
+def get_votes(game_id: str):
+    player(game_id)
+    return jsonify(_voted(game_id))
+
+
+@bp.post("/games/<game_id>/votes")
+def post_vote(game_id: str):
+    link = player(game_id)
+    data = body(schemas.VoteIn())
+    event = rt().games.vote(game_id, link.seat, data["kind"], data["accept"],
+                            data["expected_version"], now=request_time(),
+                            hours=vote_hours())
+    after_append(game_id, event.version)
+    return jsonify(_voted(game_id)), 201

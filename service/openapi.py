@@ -161,6 +161,43 @@ def build() -> dict:
         "responses": {"201": {"description": "The new game's id", **_json({
             "type": "object", "properties": {"id": {"type": "string"}}})},
             **_errors(400, 401, 403, 404, 413, 422)}}})
+    # resign and table votes (events.votes)
+    for name in ("ResignIn", "VoteIn", "VoteOut", "VotedOut"):
+        spec.components.schema(name, schema=getattr(schemas, name))
+    spec.path("/api/v1/games/{game_id}/resign", operations={"post": {
+        "summary": "Resign: the game ends at once, the result says who resigned",
+        "description": "Appends one GameEnded (early: \"resigned\"). With two players the "
+                       "other wins; with more, the resigner ranks last and the others by "
+                       "the game's public scores at that moment where the game has them "
+                       "(else equal): see the game's RULES.md, \"Resigning and votes\". "
+                       "The body is optional; with `expected_version` the resignation is "
+                       "refused (409) if the game changed since (reminders aside). After "
+                       "the end (a second resignation included): 422.",
+        "parameters": [GAME], "security": sec,
+        "requestBody": {"required": False, **_json("ResignIn")},
+        "responses": _responses((201, "Resigned: the game is over", "VotedOut"), 400, 401,
+                                403, 404, 409, 413, 422)}})
+    spec.path("/api/v1/games/{game_id}/votes", operations={
+        "get": {"summary": "The latest vote to abandon or end the game early, open or "
+                           "not (`status`); null if none was called",
+                "parameters": [GAME], "security": sec,
+                "responses": _responses((200, "The latest vote", "VotedOut"), 401, 403,
+                                        404)},
+        "post": {
+            "summary": "Vote to abandon the game or to end it early",
+            "description": "With no open vote, `accept: true` calls one (your yes); "
+                           "otherwise it answers the open vote, which must be of the same "
+                           "kind. `abandon` needs every player and ends with no winner; "
+                           "`end` needs a majority (more than half of the seats) and ends "
+                           "with the current public scores deciding. One refusal ends a "
+                           "vote. A vote expires VOTE_HOURS (default 72) after it was "
+                           "called: an answer after that finds no open vote (a yes calls a "
+                           "new one). The yes that carries a vote ends the game (the answer's "
+                           "`outcome`). With `expected_version`, refused (409) if the game or "
+                           "the votes changed since.",
+            "parameters": [GAME], "security": sec, "requestBody": _body("VoteIn"),
+            "responses": _responses((201, "Recorded", "VotedOut"), 400, 401, 403, 404, 409,
+                                    413, 422)}})
     doc = spec.to_dict()
     # options carries the platform's settings next to the game's own (see PlatformIn)
     doc["components"]["schemas"]["CreateGameIn"]["properties"]["options"][

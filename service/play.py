@@ -22,7 +22,9 @@ from events import history
 from events.audit import cached_audit
 from events.envelope import Event
 from events.store import ConflictError
+from events.votes import WHAT, ended_line, needed
 from games.protocol import IllegalMove
+from service.api import request_time, vote_hours
 from service.current import after_append, rt
 from worker.links import Link, api_token, burn, is_used, rotate_api_token, unburn
 
@@ -210,3 +212,68 @@ def mute(token: str):
         runtime.store.put_json(link.game_id, "seats", seats)
     return render_template("mute.html", seat=seats[link.seat], token=token,
                            game_id=link.game_id)
+
+
+# -- resign and table votes (rules: events.votes; shown by templates/_resign_vote.html) --
+RESIGN_UNCONFIRMED = "To resign, tick the box that confirms it: resigning ends the game."
+
+
+@bp.app_template_global("resign_vote")
+def resign_vote(table) -> dict:
+    """What the page shows of resigning and votes for ``table`` (the latest vote, as it
+    stands now: open, refused or expired)."""
+    at = request_time()
+    names = table.names
+    vote = None if table.ended else rt().games.latest_vote(table.game_id, table.version)
+    shown = None
+    if vote is not None:
+        shown = {"kind": vote.kind, "what": WHAT[vote.kind], "status": vote.status(at),
+                 "proposer": names[vote.seat], "answers": vote.answers,
+                 "expires": vote.expires[:16].replace("T", " ") + " UTC",
+                 "needed": needed(vote.kind, len(names)),
+                 "yes": [names[s] for s in vote.yes()],
+                 "no": [names[s] for s, a in vote.answers.items() if not a],
+                 "waiting": [names[s] for s in range(len(names)) if s not in vote.answers]}
+    outcome = table.outcome() if table.ended else None
+    return {"vote": shown, "what": WHAT, "hours": f"{vote_hours():g}",
+            "ended_line": ended_line(outcome, names) if outcome else None}
+
+
+def _form_version() -> int | None:
+    raw = request.form.get("expected_version", "")
+    if not raw:
+        return None
+    if not raw.isdigit() or len(raw) > 16:
+        raise IllegalMove("The form is out of date: reload the page.")
+    return int(raw)
+
+
+@bp.post("/play/<token>/resign")
+def resign(token: str):
+    link = rt().links.check(token, "play")
+    post_url = url_for("play.move", token=token)
+    if request.form.get("confirm") != "yes":  # the checkbox is checked here, not by JS
+        return _page(link, post_url, status=422, error=RESIGN_UNCONFIRMED)
+    try:
+        event = rt().games.resign(link.game_id, link.seat, _form_version())
+    except (IllegalMove, ConflictError) as exc:
+        return _refused(link, post_url, exc)
+    after_append(link.game_id, event.version)
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@bp.post("/play/<token>/votes")
+def vote(token: str):
+    link = rt().links.check(token, "play")
+    post_url = url_for("play.move", token=token)
+    accept = request.form.get("accept")
+    try:
+        if accept not in ("1", "0"):
+            raise IllegalMove("Choose to agree or to refuse.")
+        event = rt().games.vote(link.game_id, link.seat, request.form.get("kind", ""),
+                                accept == "1", _form_version(), now=request_time(),
+                                hours=vote_hours())
+    except (IllegalMove, ConflictError) as exc:
+        return _refused(link, post_url, exc)
+    after_append(link.game_id, event.version)
+    return redirect(url_for("play.page", token=token), 303)

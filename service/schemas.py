@@ -255,6 +255,7 @@ class HistoryEventOut(Schema):
     at = fields.String()
     actor = fields.String()
     text = fields.String()
+    undone = fields.Boolean()  # a later Rewound cut this change off (events.history)
 
 
 class HistoryOut(Schema):
@@ -303,3 +304,38 @@ class AuditOut(Schema):
 
 class TokenOut(Schema):
     token = fields.String()
+
+
+class ResignIn(StrictSchema):
+    """The body of a resignation (optional): the version the player decided on."""
+
+    expected_version = fields.Integer(load_default=None, strict=True,
+                                      validate=validate.Range(min=1, max=2**53))
+
+
+class VoteIn(StrictSchema):
+    """A vote: a yes with no vote open calls one; else it answers the open vote."""
+
+    kind = fields.String(required=True, validate=validate.OneOf(
+        ("abandon", "end"), error="must be 'abandon' or 'end'"))
+    accept = fields.Boolean(required=True, truthy={True}, falsy={False})
+    expected_version = fields.Integer(load_default=None, strict=True,
+                                      validate=validate.Range(min=1, max=2**53))
+
+
+class VoteOut(Schema):
+    version = fields.Integer(metadata={"description": "The version of its VoteCalled"})
+    kind = fields.String(metadata={"enum": ["abandon", "end"]})
+    seat = fields.Integer(metadata={"description": "Who called it"})
+    called_at = fields.String()
+    expires = fields.String()
+    status = fields.String(metadata={"enum": ["open", "refused", "expired"]})
+    needed = fields.Integer(metadata={"description": "Yes votes that carry it"})
+    answers = fields.Dict(keys=fields.String(), values=fields.Boolean())
+    waiting = fields.List(fields.Integer())
+
+
+class VotedOut(Schema):
+    version = fields.Integer()
+    vote = fields.Nested(VoteOut, allow_none=True)
+    outcome = fields.Dict(allow_none=True)

@@ -64,6 +64,8 @@ def deliver_now(rt, game_id: str, notice: Notice) -> None:
             mail.send_turn(rt, game_id, notice.version, notice.seat)
         elif notice.kind == "undo":
             mail.send_undo(rt, game_id, notice.version, notice.seat)
+        elif notice.kind == "vote":
+            mail.send_vote(rt, game_id, notice.version, notice.seat)
         else:
             mail.send_ended(rt, game_id, notice.seat)
     except (RedisConnectionError, RedisTimeoutError):
@@ -93,6 +95,11 @@ def notify(game_id: str, version: int, seat: int) -> bool:
 def notify_undo(game_id: str, version: int, seat: int) -> bool:
     """Ask ``seat`` to allow or refuse the take-back requested at ``version`` (once)."""
     return mail.send_undo(runtime(), game_id, version, seat)
+
+
+def notify_vote(game_id: str, version: int, seat: int) -> bool:
+    """Ask ``seat`` to answer the vote called at ``version`` (once)."""
+    return mail.send_vote(runtime(), game_id, version, seat)
 
 
 def notify_end(game_id: str, seat: int) -> bool:

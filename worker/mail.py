@@ -18,6 +18,7 @@ on connection errors, which we accept over losing a turn notification.
 
 from __future__ import annotations
 
+import base64
 import http.client
 import json
 import logging
@@ -39,6 +40,7 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "Email",
+    "InlineImage",
     "MailBackend",
     "MailError",
     "OutboxBackend",
@@ -78,6 +80,24 @@ def header_safe(value: str) -> str:
 
 
 @dataclass(frozen=True)
+class InlineImage:
+    """An image shown inside the HTML part (``<img src="cid:<cid>">``), not offered as a
+    download: every backend sends it with ``Content-Disposition: inline`` and this
+    ``Content-ID``.  The plain-text part never refers to it."""
+
+    cid: str
+    filename: str
+    data: bytes
+    mime_type: str = "image/png"
+
+    def __post_init__(self) -> None:
+        for name in ("cid", "filename", "mime_type"):
+            value = getattr(self, name)
+            if not value or header_safe(value) != value or any(c in value for c in '<>"'):
+                raise MailError(f"refused: an inline image's {name} {value!r} is not header-safe")
+
+
+@dataclass(frozen=True)
 class Email:
     """One outgoing email: both a plain-text and an HTML part, plus an idempotency key.
 
@@ -91,6 +111,7 @@ class Email:
     html: str
     key: str
     headers: dict[str, str] = field(default_factory=dict)
+    inline: tuple[InlineImage, ...] = ()  # images the HTML part shows by cid:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "subject", header_safe(self.subject))
@@ -129,8 +150,9 @@ class OutboxBackend:
 
     - ``rp:outbox`` — sorted set of email ids, scored by a global sequence number, so
       ``ZREVRANGE`` lists newest first even if the senders' clocks disagree;
-    - ``rp:outbox:<id>`` — hash with ``id, to, subject, text, html, key, headers`` (JSON)
-      and ``at`` (UTC ISO 8601);
+    - ``rp:outbox:<id>`` — hash with ``id, to, subject, text, html, key, headers`` (JSON),
+      ``at`` (UTC ISO 8601) and, if the email has inline images, ``inline`` (JSON: a list
+      of ``{cid, filename, type, data}``, ``data`` base64: the client decodes replies);
     - ``rp:outbox:seq`` — counter behind the ids and scores;
     - ``rp:outbox:key:<key>`` — the id stored under an idempotency key (``SET NX``), which
       makes a second send of the same key a no-op. Expires after ``dedupe_ttl`` seconds.
@@ -188,6 +210,10 @@ class OutboxBackend:
             "headers": json.dumps(email.headers, sort_keys=True),
             "at": now.astimezone(UTC).isoformat(timespec="seconds"),
         }
+        if email.inline:
+            record["inline"] = json.dumps([
+                {"cid": i.cid, "filename": i.filename, "type": i.mime_type,
+                 "data": base64.b64encode(i.data).decode("ascii")} for i in email.inline])
         try:
             pipe = self.redis.pipeline(transaction=True)
             pipe.hset(self._mail_key(mail_id), mapping=record)
@@ -245,13 +271,27 @@ class OutboxBackend:
         return out
 
     def get(self, mail_id: str) -> dict[str, Any] | None:
-        """All fields of one email (``headers`` as a dict), or None if unknown."""
+        """All fields of one email (``headers`` as a dict; ``inline`` as a list of
+        ``{cid, filename, type, size}``, without the bytes), or None if unknown."""
         raw = self.redis.hgetall(self._mail_key(mail_id))
         if not raw:
             return None
         item: dict[str, Any] = {_str(k): _str(v) for k, v in raw.items()}
         item["headers"] = json.loads(item.get("headers") or "{}")
+        item["inline"] = [
+            {"cid": i["cid"], "filename": i["filename"], "type": i["type"],
+             "size": len(base64.b64decode(i["data"]))}
+            for i in json.loads(item.get("inline") or "[]")]
         return item
+
+    def inline_image(self, mail_id: str, cid: str) -> InlineImage | None:
+        """The inline image ``cid`` of one stored email, or None."""
+        raw = self.redis.hget(self._mail_key(mail_id), "inline")
+        for i in json.loads(_str(raw) or "[]") if raw else []:
+            if i["cid"] == cid:
+                return InlineImage(i["cid"], i["filename"], base64.b64decode(i["data"]),
+                                   i["type"])
+        return None
 
     def clear(self) -> int:
         """Delete every stored email and dedupe key; returns how many emails were removed.
@@ -297,6 +337,8 @@ class ConsoleBackend:
             email.text.rstrip("\n"),
             "-" * 72,
             f"(HTML part: {len(email.html)} characters)",
+            *(f"(inline image cid:{i.cid}: {i.filename}, {i.mime_type}, {len(i.data)} bytes)"
+              for i in email.inline),
             "=" * 72,
         ]
         with self._lock:
@@ -367,8 +409,19 @@ class SendGridBackend:
         self.client.client.timeout = timeout
 
     def build_message(self, email: Email) -> Any:
-        """The ``sendgrid.helpers.mail.Mail`` for ``email`` (text/plain before text/html)."""
-        from sendgrid.helpers.mail import CustomArg, Header, Mail
+        """The ``sendgrid.helpers.mail.Mail`` for ``email`` (text/plain before text/html,
+        inline images as attachments with ``disposition: inline`` and their content id)."""
+        from sendgrid.helpers.mail import (
+            Attachment,
+            ContentId,
+            CustomArg,
+            Disposition,
+            FileContent,
+            FileName,
+            FileType,
+            Header,
+            Mail,
+        )
 
         if not email.text and not email.html:
             raise MailError(f"email {email.key!r} has neither a text nor an HTML part")
@@ -384,6 +437,11 @@ class SendGridBackend:
             message.header = Header(name, value)
         message.header = Header(self.KEY_HEADER, email.key)
         message.custom_arg = CustomArg(self.KEY_ARG, email.key)
+        for image in email.inline:
+            message.attachment = Attachment(
+                FileContent(base64.b64encode(image.data).decode("ascii")),
+                FileName(image.filename), FileType(image.mime_type),
+                Disposition("inline"), ContentId(image.cid))
         return message
 
     def _delay(self, attempt: int) -> float:

@@ -18,16 +18,19 @@ from __future__ import annotations
 import json
 import logging
 import time
-from datetime import datetime
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import jinja2
 import redis
 from markupsafe import Markup
 
+from events import votes
+from events.history import forked_from
 from events.store import key
 from worker.lease import lease
 from worker.mail import Email, MailError
+from worker.picture_mail import MailPicture, mail_picture
 from worker.projection import NOTICE_MAX_PENDING, notice_done
 from worker.runtime import Runtime
 
@@ -130,11 +133,14 @@ def _picture(rt: Runtime, table, seat: int) -> Markup | None:
 
 
 def _render(rt: Runtime, name: str, subject: str, to: str, mail_key: str, context: dict,
-            mute_url: str) -> Email:
+            mute_url: str, board: MailPicture | None = None) -> Email:
+    """The email from its two templates; ``board`` (the picture) is shown inline."""
+    context = context | {"board": board}
     text = rt.emails.get_template(f"email/{name}.txt").render(**context)
     html = rt.emails.get_template(f"email/{name}.html").render(**context)
     return Email(to=to, subject=subject, text=text, html=html, key=mail_key,
-                 headers={"List-Unsubscribe": f"<{mute_url}>"})
+                 headers={"List-Unsubscribe": f"<{mute_url}>"},
+                 inline=(board.image,) if board else ())
 
 
 def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool = False,
@@ -156,19 +162,21 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
             return None  # the turn passed before the mail went out; nothing to say
         table = rt.games.load(game_id)
         deadline = json.loads(awaiting).get("deadline") if awaiting else None
+        board = mail_picture(table, seat, _local_time(deadline, info.get("tz")))
         ctx = _common(rt, game_id, seat, info) | {
             "game": table.game, "table": table, "seat": seat, "is_turn": is_turn,
             "invitation": version == 1, "reminder": reminder,
             "act_url": rt.url(f"/m/{rt.links.make(game_id, seat, 'act', table.version)}"),
             "summary": table.game.summary(table.state, seat),
-            "picture": _picture(rt, table, seat), "names": table.names,
+            "picture": None if board else _picture(rt, table, seat), "names": table.names,
             "deadline": _local_time(deadline, info.get("tz")),
+            "fork": forked_from(rt.store, game_id),
         }
         name = table.game.name
         subject = (f"Reminder: your move in {name}" if reminder else
                    f"Your move in {name}" if is_turn else f"You are invited to play {name}")
         return _render(rt, "turn", subject, info["email"], f"{kind}:{game_id}:{version}:{seat}",
-                       ctx, ctx["mute_url"])
+                       ctx, ctx["mute_url"], board)
 
     def done() -> None:
         if not reminder:
@@ -183,19 +191,56 @@ def send_undo(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
 
     def build() -> Email | None:
         info = _seat_info(rt, game_id, seat)
-        pending = rt.games.pending_undo(game_id)
+        pending = rt.games.pending_undo(game_id, reader=seat)
         if not info.get("email") or info.get("muted") or not pending \
                 or pending["version"] != version:
             return None  # already settled
         table = rt.games.load(game_id)
         ctx = _common(rt, game_id, seat, info) | {
-            "game": table.game, "asker": table.names[pending["seat"]], "names": table.names}
+            "game": table.game, "asker": table.names[pending["seat"]], "names": table.names,
+            "move": pending.get("move"), "move_version": pending["to"] + 1}
         return _render(rt, "undo", f"{ctx['asker']} asks to take back a move in "
                        f"{table.game.name}", info["email"], f"undo:{game_id}:{version}:{seat}",
-                       ctx, ctx["mute_url"])
+                       ctx, ctx["mute_url"], mail_picture(table, seat))
 
     def done() -> None:
         notice_done(rt, game_id, f"undo:{version}:{seat}")
+
+    return _send_once(rt, marker, build, done)
+
+
+def vote_time(rt: Runtime) -> datetime:
+    """The time votes are judged at, in the web and here: the ``CLOCK`` setting (a callable,
+    for tests and demos), else the runtime's own clock where it has one, else now."""
+    clock = rt.config.get("CLOCK") or getattr(rt, "now", None)
+    return clock() if clock else datetime.now(UTC)
+
+
+def send_vote(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
+    """Ask ``seat`` to answer the vote to abandon or end the game called at ``version``;
+    once per vote and seat, and not once the vote is settled (see events.votes)."""
+    marker = key(game_id, f"mailed:vote:{version}:{seat}")
+
+    def build() -> Email | None:
+        info = _seat_info(rt, game_id, seat)
+        table = rt.games.load(game_id)
+        vote = rt.games.latest_vote(game_id)
+        if not info.get("email") or info.get("muted") or table.ended or vote is None \
+                or vote.version != version or seat in vote.answers \
+                or vote.status(vote_time(rt)) != "open":
+            return None  # already settled (or answered)
+        ctx = _common(rt, game_id, seat, info) | {
+            "game": table.game, "names": table.names, "proposer": table.names[vote.seat],
+            "kind": vote.kind, "what": votes.WHAT[vote.kind],
+            "needed": votes.needed(vote.kind, len(table.names)),
+            "expires": _local_time(vote.expires, info.get("tz"))}
+        verb = "abandon" if vote.kind == "abandon" else "end early"
+        return _render(rt, "vote", f"{ctx['proposer']} proposes to {verb} "
+                       f"{table.game.name}", info["email"], f"vote:{game_id}:{version}:{seat}",
+                       ctx, ctx["mute_url"])
+
+    def done() -> None:
+        notice_done(rt, game_id, f"vote:{version}:{seat}")
 
     return _send_once(rt, marker, build, done)
 
@@ -231,10 +276,12 @@ def send_ended(rt: Runtime, game_id: str, seat: int) -> bool:
         ctx = _common(rt, game_id, seat, info) | {
             "game": table.game, "table": table, "seat": seat, "names": table.names,
             "outcome": table.outcome(), "secret": (table.revealed_secrets or [""])[-1],
+            "ended_line": votes.ended_line(table.outcome() or {}, table.names),
             "summary": table.game.summary(table.state, seat),
         }
         return _render(rt, "ended", f"Game over: {table.game.name}", info["email"],
-                       f"ended:{game_id}:{seat}", ctx, ctx["mute_url"])
+                       f"ended:{game_id}:{seat}", ctx, ctx["mute_url"],
+                       mail_picture(table, seat))
 
     def done() -> None:
         for ident in rt.redis.hkeys(key(game_id, "pending")):

@@ -33,6 +33,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from events import envelope as ev
+from events import votes
 from events.clocks import ClockFold, fold
 from events.store import ConflictError, key
 from games.protocol import IllegalMove
@@ -148,8 +149,11 @@ def perform(rt: Runtime, game_id: str, clocks: ClockFold, action: dict[str, Any]
         games.record(game_id, ev.BOT_UNSEATED, {"seat": seat, "reason": "moved"},
                      expected_version=version)
         return ev.BOT_UNSEATED
-    if what == "forfeit":
-        games.end_early(game_id, "forfeit", version, seats=[seat])
+    if what == "forfeit":  # ranked as a resignation is (events.votes)
+        table = games.load(game_id, at=version)
+        scores = votes.provisional_scores(table.game, table.state)
+        games.end_early(game_id, "forfeit", version, seats=[seat],
+                        detail=votes.resign_detail(table.names, seat, scores))
         return ev.GAME_ENDED
     raise ValueError(f"unknown clock action {what!r}")
 

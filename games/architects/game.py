@@ -14,9 +14,13 @@ from games.architects import (
     cards,
     opening,
     presentation,
+    scoring,
+    steps,
     takebacks,
     turn,
+    views,
 )
+from games.architects import picture as table_picture
 from games.protocol import Game, IllegalMove, Move, State
 from games.rng import GameRandom
 
@@ -193,6 +197,7 @@ class Architects(Game):
             auto["last_name"] = None if last is None else automaton.scheme_name(last)
         v["market"] = {"A": black_market.offer(state, 0), "C": black_market.offer(state, 2)}
         v["outcome"] = self.outcome(state)
+        v["scores"] = views.running_scores(state)
         v["seat"] = seat
         return v
 
@@ -231,7 +236,19 @@ class Architects(Game):
 
     # -- presentation ------------------------------------------------------------------------
     def move_label(self, state: State, seat: int, move: Move) -> str:
-        return presentation.label(state, move, hidden=not presentation.sees_card(state, seat, move))
+        """The log's wording, with the card's cost, VP, requirement and effect where a
+        move offers a Building card the seat may see (draft, keep, discard, construct)."""
+        hidden = not presentation.sees_card(state, seat, move)
+        return presentation.move_label(state, move, hidden=hidden)
+
+    def picture(self, view: dict[str, Any], table: dict[str, Any]) -> str | None:
+        return table_picture.draw(view, table)
+
+    def move_targets(self, move: Move) -> list[str]:
+        return steps.targets(move)
+
+    def move_steps(self, state: State, seat: int, move: Move) -> list[dict[str, Any]]:
+        return steps.steps(state, seat, move)
 
     def building_card(self, card_id: int) -> dict[str, Any]:
         """A Building card's data (for the page template)."""
@@ -290,3 +307,12 @@ class Architects(Game):
         if auto is not None:
             schemes = auto["deck"] + auto["discard"] + auto["future"]
             assert sorted(schemes) == list(range(len(automaton.STARTING + automaton.FUTURE)))
+
+
+def provisional_scores(state: State) -> list[int]:
+    """Each seat's score if the game were scored now, from what is public (constructed
+    buildings, cathedral, virtue, debts, gold, marble, silver, prison); the end-game
+    building effects are not resolved.  Decides a game ended early by a resignation or a
+    vote (events.votes).  One entry per seat: the automaton is not a seat."""
+    seats = [q for q, pl in enumerate(state["players"]) if not pl["bot"]]
+    return [sum(scoring.lines(state, q).values()) for q in seats]

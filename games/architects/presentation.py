@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.architects import black_market, locations
+from games.architects import black_market, locations, views
 from games.architects.automaton import scheme_name
 from games.architects.cards import apprentice, building
 
@@ -154,6 +154,9 @@ def summary(state: State, seat: int | None) -> str:
         lines.append(f"{cur} to play. Guildhall {gh}. Tax Stand {state['tax']} Silver.")
         if state["final_turns"] is not None:
             lines.append("Final round!")
+        totals = views.running_scores(state)["totals"]
+        lines.append("Score now: " + ", ".join(
+            f"{pl['name']} {totals[q]} VP" for q, pl in enumerate(state["players"])) + ".")
     else:
         res = state["result"]
         lines.append("Game over. " + result_line(state))
@@ -175,3 +178,72 @@ def summary(state: State, seat: int | None) -> str:
     return "\n".join(lines)
 
 
+
+
+# -- labels for the move form and the picture ------------------------------------------------
+TIMING = {"immediate": "now", "end": "at game end"}
+
+
+def goods_title(g: dict[str, int]) -> str:
+    """'2 Wood, 1 Gold, 3 Building cards' (resource names capitalised as on the cards)."""
+    parts = []
+    for k, v in g.items():
+        if not v:
+            continue
+        if k == "building_cards":
+            parts.append(plural(v, "Building card"))
+        else:
+            parts.append(f"{v} {k.replace('_', ' ').title()}")
+    return ", ".join(parts) or "nothing"
+
+
+def building_details(cid: int) -> str:
+    """'Smithy: 3 VP; cost 4 Clay, 2 Wood; needs Masonry; +1 Virtue; now: Gain 4 Stone'."""
+    card = building(cid)
+    parts = [f"{card['vp']} VP", f"cost {goods_title(card['cost'])}"]
+    if card["skills"]:
+        parts.append("needs " + " and ".join(card["skills"]))
+    if card["virtue"]:
+        parts.append(f"{card['virtue']:+d} Virtue")
+    parts.append(f"{TIMING.get(card['timing'], card['timing'])}: {card['effect']}")
+    return f"{card['name']}: " + "; ".join(parts)
+
+
+def apprentice_details(cid: int) -> str:
+    """'Merchant #14 (Tiling): King's Storehouse trade: 1 Silver -> 3 Clay'."""
+    card = apprentice(cid)
+    text = f"{apprentice_name(cid)}"
+    if card["virtue_on_hire"]:
+        text += f", {card['virtue_on_hire']:+d} Virtue on hire"
+    return f"{text}: {card['ability']}"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """'1 Building card', '2 Building cards'."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def move_label(state: State, move: Move, hidden: bool = False) -> str:
+    """The move form's label: the log's wording plus the details of an offered card."""
+    t = move.get("type")
+    if not hidden and t in ("draft", "keep", "discard") and "card" in move:
+        verb = "Discard" if t == "discard" else "Keep"
+        return f"{verb} {building_details(move['card'])}"
+    if t == "build":
+        return f"Construct {building_details(move['card'])} — paying {goods_title(move['pay'])}"
+    if t == "plans" and state is not None:
+        pend = state.get("pending") or {}
+        if pend.get("kind") == "workshop":
+            from games.architects.workshop import plans_count
+            n = plans_count(pend["workers"])
+            return f"Work on Building plans: draw {plural(n, 'Building card')}"
+        return "Work on Building plans: draw 5 Building cards, keep 1"
+    if t == "hire" and state is not None:
+        card = state["workshop"][move["row"]][move["col"]]
+        if card is not None:
+            text = f"Hire {apprentice_details(card)} (row {move['row'] + 1}, " \
+                   f"column {move['col'] + 1})"
+            if "discard" in move:
+                text += f", dismissing {apprentice_name(move['discard'])}"
+            return text
+    return label(state, move, hidden=hidden)

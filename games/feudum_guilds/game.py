@@ -13,7 +13,9 @@ from games.feudum_guilds import (  # noqa: F401
     fists,
     guilds,
     invariants,
+    picture,
     rounds,
+    steps,
     takebacks,
     views,
     writs,
@@ -201,6 +203,15 @@ class FeudumGuilds(Game):
     def describe(self, event: dict[str, Any], seat: int | None) -> str:
         return views.describe(event, seat)
 
+    def picture(self, view: dict[str, Any], table: dict[str, Any]) -> str:
+        return picture.draw(view, table)
+
+    def move_targets(self, move: Move) -> list[str]:
+        return picture.targets(move)
+
+    def move_steps(self, state: State, seat: int, move: Move) -> list[dict[str, Any]]:
+        return steps.steps(state, seat, move)
+
     def move_label(self, state: State, seat: int, move: Move) -> str:
         return views.move_label(state, seat, move)
 
@@ -210,3 +221,9 @@ class FeudumGuilds(Game):
     # -- checks --------------------------------------------------------------------------
     def check_invariants(self, state: State) -> None:
         invariants.check(state)
+
+
+def provisional_scores(state: State) -> list[int]:
+    """Each seat's veneration points on the public track now: what decides a game ended
+    early by a resignation or a vote (events.votes); the end-of-game scoring is not run."""
+    return [p["vp"] for p in state["ps"]]

@@ -37,7 +37,18 @@ from collections import Counter
 from functools import cache
 from typing import Any
 
-from games.kings_guild import absent, cards, guild, labels, setup, takebacks, turn, views
+from games.kings_guild import (
+    absent,
+    cards,
+    guild,
+    labels,
+    picture,
+    setup,
+    steps,
+    takebacks,
+    turn,
+    views,
+)
 from games.protocol import Game, IllegalMove, Move, State
 from games.rng import GameRandom
 
@@ -141,6 +152,17 @@ class KingsGuild(Game):
 
     def move_label(self, state: State, seat: int, move: Move) -> str:
         return labels.move_label(state, seat, move)
+
+    def picture(self, view: dict[str, Any], table: dict[str, Any]) -> str | None:
+        """The table as ``view`` shows it: see :mod:`games.kings_guild.picture`."""
+        return picture.picture(view, table)
+
+    def move_targets(self, move: Move) -> list[str]:
+        return picture.targets(move)
+
+    def move_steps(self, state: State, seat: int, move: Move) -> list[dict[str, Any]]:
+        """Coarse to fine, unordered picks grouped: see :mod:`games.kings_guild.steps`."""
+        return steps.steps(state, seat, move)
 
     def summary(self, state: State, seat: int | None) -> str:
         lines = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.kings_guild import cards, guild, quests, rooms, specialists
+from games.svg import plural
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -19,6 +20,22 @@ def _card(card: Any) -> str:
         return cards.treasure_name(card)
     except (KeyError, ValueError, IndexError, TypeError):
         return "a treasure"
+
+
+def _short(text: str, most: int = 90) -> str:
+    """A card's effect cut to about ``most`` characters for a one-line label."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= most else text[: most - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _spec_details(sid: int) -> str:
+    s = cards.specialists()[sid]
+    return f"{s['prestige']} prestige; {s['timing']}: {_short(s['text'])}"
+
+
+def _treasure_details(card: str) -> str:
+    t = cards.treasure(card)
+    return _short(t["text"])
 
 
 def _specialist(sid: Any) -> str:
@@ -38,21 +55,27 @@ def move_label(state: State, seat: int, move: Move) -> str:
         cost = quests.total_cost(state, seat, slot["quest"], move["items"])
         coins = sum(quest["items"][i]["coins"] for i in move["items"])
         toll = quests.thug_toll(state, seat, move["slot"])
-        extra = f", pay the Thug {toll}" if toll else ""
-        return f"Craft {names} for {quest['name']} (pay {_cost(cost)}{extra}; earn {coins})"
+        extra = f", pay the Thug {plural(toll, 'coin')}" if toll else ""
+        return (f"Craft {names} for {quest['name']} (pay {_cost(cost)}{extra}; "
+                f"earn {plural(coins, 'coin')})")
     if kind == "build":
-        return f"Build the {move['room']} ({rooms.cost(move['room'])} coins)"
+        room = cards.rooms()[move["room"]]
+        text = f": {room['text']}" if room.get("text") else ""
+        return (f"Build the {move['room']} ({plural(rooms.cost(move['room']), 'coin')}, "
+                f"{room['prestige']} prestige{text})")
     if kind == "hire":
         sid = state["specialist_row"][move["index"]]["id"]
         where = "above your guild" if move["space"] == "top" else f"in your {move['space']}"
         bag = f", baggage in your {move['baggage']}" if "baggage" in move else ""
         contract = bool(state["pending"]) and state["pending"][-1]["kind"] == "contract"
         price = specialists.price(state, seat, move["index"], expand=not contract)
-        return f"Hire the {_specialist(sid)} for {price} coins, {where}{bag}"
+        return (f"Hire the {_specialist(sid)} for {plural(price, 'coin')}, {where}{bag} "
+                f"({_spec_details(sid)})")
     if kind == "hire_oldest":
         sid = specialists.oldest(state)
         where = "above your guild" if move["space"] == "top" else f"in your {move['space']}"
-        return f"Take the {_specialist(sid)} for free, {where}"
+        details = f" ({_spec_details(sid)})" if sid is not None else ""
+        return f"Take the {_specialist(sid)} for free, {where}{details}"
     if kind == "place":
         pending = state["pending"][-1] if state["pending"] else {}
         room = pending.get("room", "room")
@@ -61,11 +84,12 @@ def move_label(state: State, seat: int, move: Move) -> str:
         extra = f" (covers the {bonus} bonus)" if bonus else ""
         return f"Place the {room} at column {move['x'] + 1}, row {move['y'] + 1}{extra}"
     if kind == "play":
-        return f"Play {_card(move['card'])}"
+        return f"Play {_card(move['card'])} ({_treasure_details(move['card'])})"
     if kind == "sell":
         from games.kings_guild import treasures
 
-        return f"Sell {_card(move['card'])} for {treasures.sell_price(state, seat, move['card'])}"
+        price = treasures.sell_price(state, seat, move["card"])
+        return f"Sell {_card(move['card'])} for {plural(price, 'coin')}"
     if kind == "move_thug":
         slot = state["quest_slots"][move["slot"]]
         return f"Move the Thug to {cards.quest_name(slot['quest'])}"
@@ -73,7 +97,7 @@ def move_label(state: State, seat: int, move: Move) -> str:
         slot = state["quest_slots"][move["slot"]]
         return f"Take the quest {cards.quest_name(slot['quest'])}"
     if kind == "bid":
-        return f"Bid {move['amount']} coins for the King's Statue"
+        return f"Bid {plural(move['amount'], 'coin')} for the King's Statue"
     if kind == "keep":
         entry = state["pending"][-1] if state["pending"] else {}
         drawn = entry.get("cards", []) if entry.get("seat") == seat else []

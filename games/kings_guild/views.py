@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.kings_guild import cards, funeral, guild, quests, rooms, specialists, turn
+from games.kings_guild import cards, funeral, guild, quests, rooms, scoring, specialists, turn
 
 State = dict[str, Any]
 
@@ -78,7 +78,24 @@ def _guild(state: State, seat: int) -> dict[str, Any]:
         "quests": [_done_quest(q) for q in p["quests"]],
         "sigils_free": guild.free_sigils(state, seat),
         "offered": p["offered"],
+        "prestige": public_prestige(state, seat),
     }
+
+
+def public_prestige(state: State, seat: int) -> int:
+    """The prestige everyone can count on the table now: quests, specialists, rooms (as the
+    final scoring counts them) and the offering. Treasures in hand are hidden, so Charms,
+    Relics and the Library's Scrolls are left out; the final scores add them."""
+    p = guild.player(state, seat)
+    rooms_total = sum(scoring.room_points(state, seat).values())
+    for room in p["rooms"]:
+        rule = cards.rooms()[room["name"]].get("scoring")
+        if rule and rule["kind"] == "scrolls":  # counts Scrolls in the (hidden) hand
+            scrolls = sum(1 for c in p["hand"] if cards.treasure(c)["category"] == "Scroll")
+            rooms_total -= scrolls * rule["per"]
+    specialists_total = sum(cards.specialists()[s["id"]]["prestige"] for s in p["specialists"])
+    return (len(p["quests"]) + specialists_total + rooms_total
+            + scoring.offering_points(state, seat))
 
 
 def _hired(entry: dict[str, Any]) -> dict[str, Any]:
@@ -112,6 +129,9 @@ def _decision(state: State, seat: int | None) -> dict[str, Any] | None:
         info: dict[str, Any] = {"kind": arg["kind"], "seat": arg["seat"]}
         if arg["kind"] == "place_room":
             info["room"] = arg["room"]
+            # where it may go (public: the board and the rules decide), for the picture
+            info["cells"] = [list(c) for c in rooms.positions(
+                state, arg["seat"], arg["room"], arg.get("expand", False))]
         if arg["kind"] == "keep_treasure":
             info["keep"] = arg["keep"]
             info["partner"] = arg["partner"]
@@ -149,6 +169,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "options": dict(state.get("options", {})),
         "rules": state.get("rules", 2),  # the rules version the game plays (templates)
         "current": state["current"],
+        # round_turn counts turns from 1; a round is one turn of every player
+        "round": (state["round_turn"] - 1) // state["n"] + 1,
         "to_act": sorted(turn.to_act(state)),
         "over": state["over"],
         "supply": dict(state["supply"]),
@@ -176,11 +198,15 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         for g in out["guilds"]:
             if g["seat"] != seat:
                 g["coins"] = None
+                g["prestige"] = None  # the Vault of Riches and the offering count coins
         bids = state["funeral"]["bids"]
         out["funeral"] = {"has_bid": sorted(int(s) for s in bids),
                           "your_bid": bids.get(str(seat)) if seat is not None else None}
     else:
         out["funeral"] = None
+    # running scores by seat (public prestige; the final scores once the game is over)
+    out["scores"] = (list(state["outcome"]["scores"]) if state["outcome"]
+                     else [g["prestige"] for g in out["guilds"]])
     if seat is not None:
         out["hand"] = [treasure_card(c) for c in guild.player(state, seat)["hand"]]
         if sees_oracle(state, seat):

@@ -48,10 +48,12 @@ def test_rewind_and_fork_from_the_replay_page(client, new_game, rt):
     sign_in(client)
     token = csrf(client, f"/admin/games/{gid}")
     client.post(f"/admin/games/{gid}/rewind", data={"csrf_token": token, "to": 2,
-                                                    "reason": "misclick"})
+                                                    "reason": "misclick", "confirm": "yes",
+                                                    "expected_version": 3})
     assert rt.store.read(gid)[-1].type == "Rewound"
     assert rt.games.load(gid).state["antes"] == [1, None]
-    reply = client.post(f"/admin/games/{gid}/fork", data={"csrf_token": token, "at": 3})
+    reply = client.post(f"/admin/games/{gid}/fork", data={"csrf_token": token, "at": 3,
+                                                          "confirm": "yes"})
     new_id = reply.headers["Location"].rsplit("/", 1)[1]
     assert rt.games.load(new_id).state["antes"] == [1, 1]
 

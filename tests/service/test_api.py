@@ -134,7 +134,7 @@ def test_history_is_redacted_for_the_caller(client, new_game):
     theirs = client.get(f"/api/v1/games/{gid}/history", headers=bearer(tokens[1])).json
     assert mine["events"][-1]["text"] == "Ada antes 3"
     assert theirs["events"][-1]["text"] == "Ada antes"
-    assert set(mine["events"][0]) == {"version", "type", "at", "actor", "text"}
+    assert set(mine["events"][0]) == {"version", "type", "at", "actor", "text", "undone"}
 
 
 def test_whole_game_over_the_api_ends_with_an_outcome(client, new_game):

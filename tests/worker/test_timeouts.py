@@ -245,7 +245,9 @@ def test_forfeit_ends_the_game_with_the_late_seat_last(rt, create, clock):
     assert timeouts.check_game(rt, game_id) == ["TimedOut", "GameEnded"]
     (ended,) = of_type(rt, game_id, "GameEnded")
     assert ended.data["early"] == "forfeit"
-    assert ended.data["outcome"]["ranking"] == [[0], [1]]
+    outcome = ended.data["outcome"]
+    assert outcome["ranking"][-1] == 1 and outcome["seats"] == [1]  # ranked as a resignation
+    assert outcome["winner"]
     assert timeouts.check_game(rt, game_id) == []
 
 

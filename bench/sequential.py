@@ -1,0 +1,167 @@
+"""A move as one cheap request: sequential moves against a bare Flask route, same gunicorn.
+
+One client plays one 2-player game of the test game over the JSON API, as boardgame.io's
+clients do: the POST of a move (its 201 carries the mover's new view), then the next
+mover's GET of their view, then that player's POST, and so on: moves per second.  The
+reference, measured in the same run and alternated with it (``--rounds``): requests per
+second of the smallest Flask JSON route (``bench/bare_flask.py``) on the same gunicorn
+command line as the Procfile's web process, from the same kind of client (one keep-alive
+connection).  The goal (issue 12) is moves/s ≥ 25 % of the bare route's requests/s.
+
+``--boardgameio`` adds boardgame.io 0.50.2's server with two socket.io clients playing a
+game of the same shape, installed with npm into a temporary directory (a reference only:
+it needs node and the npm registry, and is never run in CI).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from common import BENCH_ADMIN, ROOT, free_port, procfile_command, production, real_redis
+from worker_load import Api
+
+PLAYERS = [{"name": "Ada", "email": "ada@example.com"}, {"name": "Bo", "email": "bo@example.com"}]
+HERE = Path(__file__).resolve().parent
+
+
+def new_game(api: Api) -> tuple[str, list[str], int, dict]:
+    """A long 2-player game: its id, tokens, the seat to act and that seat's view."""
+    status, created = api.call("POST", "/api/v1/games", {
+        "game": "test-race", "players": PLAYERS,
+        "options": {"target": 100_000, "copies": 500}}, BENCH_ADMIN)
+    assert status == 201, created
+    gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+    status, view = api.call("GET", f"/api/v1/games/{gid}", token=tokens[0])
+    seat = view["to_act"][0]
+    if seat != 0:
+        status, view = api.call("GET", f"/api/v1/games/{gid}", token=tokens[seat])
+    return gid, tokens, seat, view
+
+
+def moves_per_second(base: str, seconds: float) -> float:
+    """Sequential moves (POST, then the next mover's GET) for ``seconds``."""
+    api = Api(base)
+    gid, tokens, seat, view = new_game(api)
+    done, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        status, reply = api.call("POST", f"/api/v1/games/{gid}/moves", {
+            "move": view["legal_moves"][0], "expected_version": view["version"]}, tokens[seat])
+        assert status == 201, reply
+        done += 1
+        if reply.get("outcome") is not None or not reply["to_act"]:
+            gid, tokens, seat, view = new_game(api)  # not timed: rare, outside the loop's aim
+            continue
+        seat = reply["to_act"][0]
+        status, view = api.call("GET", f"/api/v1/games/{gid}", token=tokens[seat])
+        assert status == 200, view
+    return done / (time.perf_counter() - start)
+
+
+def requests_per_second(base: str, seconds: float) -> float:
+    api = Api(base)
+    done, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        status, _ = api.call("GET", "/ping")
+        assert status == 200
+        done += 1
+    return done / (time.perf_counter() - start)
+
+
+class BareFlask:
+    """The Procfile's gunicorn command line serving ``bare_flask:create_app()``."""
+
+    def __enter__(self) -> str:
+        port = free_port()
+        env = dict(os.environ, PORT=str(port), PYTHONPATH=str(HERE))
+        argv = procfile_command("web", env)
+        argv[-1] = "bare_flask:create_app()"
+        self.proc = subprocess.Popen(argv, env=env, cwd=HERE, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL, start_new_session=True)
+        base = f"http://127.0.0.1:{port}"
+        _wait_for(f"{base}/ping", self.proc)
+        return base
+
+    def __exit__(self, *_exc) -> None:
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def _wait_for(url: str, proc: subprocess.Popen, limit: float = 30) -> None:
+    import urllib.request
+    deadline = time.monotonic() + limit
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=2).read()
+            return
+        except OSError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError(f"{url} did not answer") from None
+            time.sleep(0.2)
+
+
+def boardgameio(seconds: float) -> float | None:
+    """Moves/s of boardgame.io 0.50.2 (server + 2 socket.io clients), or None if node or
+    npm is missing."""
+    if not (shutil.which("node") and shutil.which("npm")):
+        return None
+    work = Path(tempfile.mkdtemp(prefix="ravenpost-bgio-"))
+    try:
+        shutil.copy(HERE / "boardgameio" / "race.mjs", work / "race.mjs")
+        (work / "package.json").write_text(json.dumps({"type": "module", "private": True}))
+        subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund",
+                        "boardgame.io@0.50.2"], cwd=work, check=True,
+                       stdout=subprocess.DEVNULL)
+        out = subprocess.run(["node", "race.mjs", str(seconds)], cwd=work, check=True,
+                             capture_output=True, text=True, timeout=seconds + 120)
+        return float(json.loads(out.stdout.strip().splitlines()[-1])["moves_per_second"])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=5.0, help="per round and side")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--boardgameio", action="store_true")
+    args = parser.parse_args()
+    ours, bare = [], []
+    with real_redis() as (_client, url), production(url, workers=1) as base, \
+            BareFlask() as bare_base:
+        moves_per_second(base, 0.5)  # warm both up
+        requests_per_second(bare_base, 0.5)
+        for _ in range(args.rounds):
+            ours.append(moves_per_second(base, args.seconds))
+            bare.append(requests_per_second(bare_base, args.seconds))
+    ratios = [m / r for m, r in zip(ours, bare, strict=True)]
+    print(f"WEB_CONCURRENCY={os.environ.get('WEB_CONCURRENCY', '2')}, {args.rounds} rounds "
+          f"of {args.seconds:g} s each, alternated")
+    print("sequential moves (POST + next mover's GET): "
+          + ", ".join(f"{m:.0f}" for m in ours) + " moves/s")
+    print("bare Flask JSON route, same gunicorn:      "
+          + ", ".join(f"{r:.0f}" for r in bare) + " req/s")
+    print(f"ratio moves/s : bare req/s: median {statistics.median(ratios):.3f} "
+          f"(goal >= 0.25; each round: {', '.join(f'{x:.3f}' for x in ratios)})")
+    if args.boardgameio:
+        bgio = boardgameio(args.seconds * args.rounds)
+        if bgio is None:
+            print("boardgame.io: node/npm not found, skipped")
+        else:
+            print(f"boardgame.io 0.50.2 (server + 2 socket.io clients): {bgio:.0f} moves/s; "
+                  f"ratio Ravenpost/boardgame.io {statistics.median(ours) / bgio:.3f}")
+
+
+if __name__ == "__main__":
+    os.chdir(ROOT)
+    main()

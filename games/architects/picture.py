@@ -1,0 +1,883 @@
+"""The Architects table as one SVG picture, drawn from a seat's view only.
+
+Top to bottom (a tall picture reads better on a phone than a wide one): who is to act
+and the running scores; the viewer's draft or drawn cards; the main board's nine
+locations with the Workers on them by colour; the Black Market and the Prison; the
+Workshop; the Guildhall and the Cathedral; the Virtue track; the Byzantine opponent;
+then each player's tableau (the viewer's first, with the hand).  Shapes that a move acts
+on carry the target names of :mod:`games.architects.steps`.  What changed since the
+viewer's previous view is outlined in the highlight colour.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from games.architects import guildhall, locations, presentation
+from games.architects.cards import apprentice, board, building
+from games.architects.presentation import goods_title
+from games.svg import HIGHLIGHT, INK, MUTED, Drawing, plural
+
+View = dict[str, Any]
+W = 600
+PAD = 10
+# The game's colour names, drawn in shades that stay apart for colour-blind players.
+COLOURS = {"blue": "#0072B2", "green": "#009E73", "purple": "#CC79A7", "red": "#D55E00",
+           "yellow": "#F0E442", "grey": "#9E9E9E"}
+RESOURCES = ("silver", "clay", "wood", "stone", "gold", "marble")
+RESOURCE_FILL = {"silver": "#D0D0D0", "clay": "#C8643C", "wood": "#8B5A2B",
+                 "stone": "#8E9AA6", "gold": "#F2C200", "marble": "#FFFFFF"}
+SKILL_FILL = {"Carpentry": "#A0522D", "Tiling": "#C0392B", "Masonry": "#607D8B"}
+PANEL = "#F3EBDD"
+CARD = "#FFFDF8"
+LOC_TEXT = {
+    "quarry": "1 + 1 Stone per Worker", "forest": "1 Wood per Worker",
+    "mines": "1 + 1 Clay per Worker, or 1 Gold per 2", "silversmith": "1 + 1 Silver per Worker",
+    "storehouse": "1 trade per Worker", "workshop": "Hire (2 Silver + 2 Tax) or plans",
+    "town_centre": "1 capture per Worker", "tax_stand": "Take all Tax; -2 Virtue",
+    "guardhouse": "1 action per Worker",
+}
+BOARD_ORDER = ("quarry", "forest", "mines", "silversmith", "storehouse", "workshop",
+               "town_centre", "tax_stand", "guardhouse")
+PENDING = {
+    "storehouse": "trading at the King's Storehouse",
+    "workshop": "hiring or drawing at the Workshop",
+    "capture": "making captures", "guardhouse": "taking Guardhouse actions",
+    "bm_b": "hiring or drawing at the Black Market", "free_hire": "hiring a free Apprentice",
+    "keep": "keeping 1 of the drawn Building cards",
+    "cathedral_discard": "discarding a Building card for the Cathedral",
+    "hand_limit": "discarding down to 6 Building cards",
+    "library": "may discard a Building card for 2 Gold", "choice": "choosing the Building's effect",
+    "crane": "may place another Worker in the Guildhall",
+    "guildhall": "constructing a Building or working on the Cathedral",
+    "dismiss": "discarding an Apprentice", "recall": "returning a Worker (none left)",
+}
+
+
+def colour(pl: dict[str, Any]) -> str:
+    """The fill for a player's Workers and markers."""
+    return COLOURS.get(pl.get("colour", ""), "#9E9E9E")
+
+
+def wrap(text: str, width: float, size: float) -> list[str]:
+    """Greedy word wrap for ``width`` user units at font ``size`` (DejaVu's average
+    letter is about 0.56 em wide)."""
+    per_line = max(4, int(width / (size * 0.56)))
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > per_line:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    if line:
+        lines.append(line)
+    return lines
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis (titles keep the whole)."""
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+class Picture:
+    """One picture being drawn: the view, the previous view and a y cursor."""
+
+    def __init__(self, view: View, table: dict[str, Any]) -> None:
+        self.v = view
+        self.table = table
+        self.prev = table.get("previous") or None
+        self.seat = table.get("seat")
+        if not isinstance(self.seat, int) or not 0 <= self.seat < view.get("n", 0):
+            self.seat = None
+        self.players = view["players"]
+        names = [pl["name"] for pl in self.players]
+        self.d = Drawing(W, 100, title=f"Architects of the West Kingdom: {', '.join(names)}")
+        self.y = 0.0
+
+    # -- what changed ----------------------------------------------------------------------
+    def changed(self, *path: Any) -> bool:
+        """True when the value at ``path`` differs from the previous view (never on a
+        first look)."""
+        if self.prev is None:
+            return False
+        a: Any = self.v
+        b: Any = self.prev
+        for key in path:
+            try:
+                a = a[key]
+            except (KeyError, IndexError, TypeError):
+                a = None
+            try:
+                b = b[key]
+            except (KeyError, IndexError, TypeError):
+                b = None
+        return a != b
+
+    def outline(self, x: float, y: float, w: float, h: float, on: bool) -> None:
+        """A highlight frame around a box that changed (drawn beneath it)."""
+        if on:
+            self.d.rect(x - 2, y - 2, w + 4, h + 4, fill="none", stroke=HIGHLIGHT,
+                        stroke_width=5, rx=6)
+
+    # -- small shapes ----------------------------------------------------------------------
+    def worker(self, cx: float, cy: float, fill: str, s: float = 14) -> None:
+        """A Worker (meeple-like: a head on a body)."""
+        d = self.d
+        d.polygon([(cx - s * 0.5, cy + s * 0.5), (cx - s * 0.3, cy - s * 0.15),
+                   (cx + s * 0.3, cy - s * 0.15), (cx + s * 0.5, cy + s * 0.5)],
+                  fill=fill, stroke=INK, stroke_width=1)
+        d.circle(cx, cy - s * 0.38, s * 0.27, fill=fill, stroke=INK, stroke_width=1)
+
+    def star(self, cx: float, cy: float, r: float) -> None:
+        """A five-pointed star (the winner's mark)."""
+        points = []
+        for k in range(10):
+            radius = r if k % 2 == 0 else r * 0.45
+            angle = math.pi / 2 + k * math.pi / 5
+            points.append((cx + radius * math.cos(angle), cy - radius * math.sin(angle)))
+        self.d.polygon(points, fill=HIGHLIGHT, stroke=INK, stroke_width=1)
+
+    def resource(self, x: float, y: float, kind: str, s: float = 12) -> None:
+        """A resource icon with its top-left corner at (x, y)."""
+        d, fill = self.d, RESOURCE_FILL.get(kind, "#ccc")
+        if kind == "silver":
+            d.circle(x + s / 2, y + s / 2, s / 2, fill=fill, stroke=INK, stroke_width=1)
+        elif kind == "clay":
+            d.rect(x, y + s * 0.2, s, s * 0.6, fill=fill, stroke=INK, stroke_width=1)
+        elif kind == "wood":
+            d.rect(x, y + s * 0.25, s, s * 0.5, fill=fill, stroke=INK, stroke_width=1, rx=s * 0.25)
+        elif kind == "stone":
+            d.polygon([(x + s * 0.25, y), (x + s * 0.75, y), (x + s, y + s / 2),
+                       (x + s * 0.75, y + s), (x + s * 0.25, y + s), (x, y + s / 2)],
+                      fill=fill, stroke=INK, stroke_width=1)
+        elif kind == "gold":
+            d.polygon([(x + s / 2, y), (x + s, y + s / 2), (x + s / 2, y + s), (x, y + s / 2)],
+                      fill=fill, stroke=INK, stroke_width=1)
+        elif kind == "marble":
+            d.rect(x, y + s * 0.1, s, s * 0.8, fill=fill, stroke=INK, stroke_width=1, rx=s * 0.15)
+            d.line(x + s * 0.15, y + s * 0.75, x + s * 0.85, y + s * 0.3, stroke="#9AA7B8",
+                   stroke_width=1.5)
+        elif kind == "virtue":
+            d.polygon([(x + s / 2, y + s), (x, y + s * 0.4), (x + s * 0.25, y),
+                       (x + s / 2, y + s * 0.25), (x + s * 0.75, y), (x + s, y + s * 0.4)],
+                      fill="#7CB342", stroke=INK, stroke_width=1)
+        elif kind == "building_cards":
+            d.rect(x + s * 0.1, y, s * 0.8, s, fill=CARD, stroke=INK, stroke_width=1, rx=1.5)
+            d.polygon([(x + s * 0.25, y + s * 0.5), (x + s * 0.5, y + s * 0.22),
+                       (x + s * 0.75, y + s * 0.5)], fill=INK, stroke=None)
+            d.rect(x + s * 0.32, y + s * 0.5, s * 0.36, s * 0.3, fill=INK, stroke=None)
+        else:
+            d.circle(x + s / 2, y + s / 2, s / 2, fill=fill, stroke=INK)
+
+    def goods(self, x: float, y: float, goods: dict[str, int], size: float = 13) -> float:
+        """Icons with counts from (x, baseline y); returns the x after them."""
+        for kind, n in goods.items():
+            if not n:
+                continue
+            self.d.text(x, y, n, size=size, weight="bold")
+            x += size * 0.62 * len(str(n)) + 2
+            self.resource(x, y - size * 0.85, kind, s=size * 0.9)
+            x += size + 6
+        return x
+
+    def skills(self, x: float, y: float, skills: list[str], s: float = 14) -> float:
+        """Skill chips (C, T, M) from (x, y top); returns the x after them."""
+        for skill in skills:
+            self.d.rect(x, y, s, s, fill=SKILL_FILL.get(skill, MUTED), stroke=None, rx=3)
+            self.d.text(x + s / 2, y + s - 3.5, skill[0], size=s * 0.72, anchor="middle",
+                        fill="#FFFFFF", weight="bold")
+            x += s + 3
+        return x
+
+    def heading(self, text: str, note: str = "") -> None:
+        """A section title, with a note on the right."""
+        self.y += 24
+        self.d.text(PAD, self.y, text, size=17, weight="bold")
+        if note:
+            self.d.text(W - PAD, self.y, note, size=12, anchor="end", fill=MUTED)
+        self.y += 8
+
+    def lines(self, x: float, y: float, text: str, width: float, size: float,
+              fill: str = INK, max_lines: int = 99) -> float:
+        """Wrapped text from baseline y; returns the baseline after the last line."""
+        out = wrap(text, width, size)
+        if len(out) > max_lines:
+            out = out[:max_lines]
+            out[-1] = out[-1].rstrip(".,;:") + "…"
+        for line in out:
+            self.d.text(x, y, line, size=size, fill=fill)
+            y += size * 1.2
+        return y
+
+    # -- sections --------------------------------------------------------------------------
+    def header(self) -> None:
+        """Each player with colour, score and the ▶ mark for who is to act (wrapping)."""
+        d, v = self.d, self.v
+        to_act = set(self.table.get("to_act") or [])
+        scores = (v.get("scores") or {}).get("totals")
+        final = (v.get("scores") or {}).get("final")
+        x, y = float(PAD), 24.0
+        for q, pl in enumerate(self.players):
+            label = clip(pl["name"], 24) + (" (you)" if q == self.seat else "")
+            if pl.get("bot"):
+                label += " (opponent)"
+            if scores is not None:
+                label += f": {scores[q]} VP"
+            width = 34 + 7.8 * len(label)
+            if x + width > W - PAD and x > PAD:
+                x, y = float(PAD), y + 24
+            acting = q in to_act and not pl.get("bot")
+            won = q in ((v.get("outcome") or {}).get("winners") or [])
+            title = f"{pl['name']}, {pl['colour']}" + (", to act" if acting else "")
+            title += ", winner" if won else ""
+            if scores is not None:
+                title += f", {scores[q]} VP" + ("" if final else " now")
+            with d.group(title=title):
+                if acting:
+                    d.polygon([(x, y - 12), (x, y + 2), (x + 11, y - 5)], fill=INK, stroke=None)
+                if won:
+                    self.star(x + 5, y - 5, 7)
+                self.worker(x + 21, y - 4, colour(pl), s=15)
+                d.text(x + 32, y, label, size=14, weight="bold" if acting else None)
+            x += width + 10
+        self.y = y + 20
+        status = self.status()
+        self.y = self.lines(PAD, self.y, status, W - 2 * PAD, 13) - 2
+        notes = []
+        if scores is not None and not final:
+            notes.append("Scores: VP now (end-game Virtue effects of Buildings not yet "
+                         "resolved).")
+        if self.table.get("deadline"):
+            notes.append(f"Deadline: {self.table['deadline']}")
+        for note in notes:
+            self.y = self.lines(PAD, self.y + 2, note, W - 2 * PAD, 12, fill=MUTED) - 2
+
+    def status(self) -> str:
+        """One sentence: the phase, who plays and what they are choosing."""
+        v = self.v
+        if v["phase"] == "draft":
+            rnd = v["draft"]["round"] + 1 if v.get("draft") else 1
+            return f"Opening draft, round {rnd} of 3: keep 1 Building card, pass the rest."
+        if v["phase"] == "over":
+            out = v.get("outcome") or {}
+            return "Game over. " + out.get("winner", "")
+        cur = self.players[v["current"]]
+        text = f"{cur['name']} to play"
+        pend = v.get("pending")
+        if pend:
+            text += ": " + PENDING.get(pend["kind"], pend["kind"])
+            if isinstance(pend.get("left"), int):
+                text += f" ({pend['left']} left)"
+        text += (f". Guildhall {len(v['guildhall'])}/{v['guildhall_size']}. "
+                 f"Tax Stand {plural(v['tax'], 'Silver', 'Silver')}.")
+        if v.get("final_turns") is not None:
+            text += " Final round!"
+        auto = v.get("automaton")
+        if auto and auto.get("last_name"):
+            text += f" Opponent's last Scheme: {auto['last_name']}."
+        return text
+
+    def building_card(self, x: float, y: float, w: float, cid: int,
+                      target: str | None) -> float:
+        """A Building card with cost, VP, needed skills, Virtue and effect; returns its
+        height."""
+        card = building(cid)
+        effect = f"{presentation.TIMING[card['timing']].capitalize()}: {card['effect']}"
+        eff_lines = wrap(effect, w - 14, 11)
+        h = 62 + 13.2 * len(eff_lines)
+        d = self.d
+        with d.group(target=target, title=presentation.building_details(cid)):
+            d.rect(x, y, w, h, fill=CARD, stroke=INK, rx=5)
+            d.text(x + 7, y + 17, card["name"], size=14, weight="bold")
+            d.circle(x + w - 17, y + 14, 11, fill="#FFF3C4", stroke=INK, stroke_width=1)
+            d.text(x + w - 17, y + 19, card["vp"], size=13, anchor="middle", weight="bold")
+            gx = self.goods(x + 7, y + 37, card["cost"], size=12)
+            if card["skills"]:
+                gx = self.skills(gx + 4, y + 26, card["skills"], s=14)
+            if card["virtue"]:
+                self.d.text(gx + 4, y + 37, f"{card['virtue']:+d}", size=12, weight="bold")
+                self.resource(gx + 22, y + 27, "virtue", s=11)
+            self.lines(x + 7, y + 55, effect, w - 14, 11)
+        return h
+
+    def card_rows(self, cards: list[int], target_prefix: str | None) -> None:
+        """Building cards two to a row, full details."""
+        w = (W - 3 * PAD) / 2
+        for i in range(0, len(cards), 2):
+            row = cards[i:i + 2]
+            hs = [self.building_card(PAD + k * (w + PAD), self.y, w, cid,
+                                     f"{target_prefix}{cid}" if target_prefix else None)
+                  for k, cid in enumerate(row)]
+            self.y += max(hs) + 8
+
+    def draft(self) -> None:
+        """The viewer's draft pool with every card's details, and who still chooses."""
+        v = self.v
+        draft = v.get("draft")
+        if not draft:
+            return
+        if self.seat is not None:
+            pool = draft["pools"][self.seat]
+            if isinstance(pool, list):
+                done = draft["picked"][self.seat]
+                self.heading("Your draft: keep 1 Building card",
+                             "kept; waiting for the others" if done else "")
+                self.card_rows(pool, None if done else "card:")
+        waiting = [self.players[q]["name"] for q, done in enumerate(draft["picked"])
+                   if not done and q != self.seat]
+        if waiting:
+            self.y += 16
+            self.d.text(PAD, self.y, "Still choosing: " + ", ".join(waiting), size=13,
+                        fill=MUTED)
+            self.y += 4
+
+    def drawn(self) -> None:
+        """Building cards drawn at the Black Market, for the viewer who drew them."""
+        pend = self.v.get("pending")
+        if not pend or pend["kind"] != "keep":
+            return
+        cards = pend["cards"]
+        if isinstance(cards, list):
+            self.heading("Drawn at the Black Market: keep 1")
+            self.card_rows(cards, "card:")
+
+    def board(self) -> None:
+        """The nine large locations with each colour's Workers on them."""
+        v, d = self.v, self.d
+        self.heading("Main board")
+        cols, gap = 3, 8
+        w = (W - 2 * PAD - (cols - 1) * gap) / cols
+        h = 92
+        for i, loc in enumerate(BOARD_ORDER):
+            x = PAD + (i % cols) * (w + gap)
+            y = self.y + (i // cols) * (h + gap)
+            counts = v["board"][loc]
+            who = [f"{self.players[q]['colour']} {n}" for q, n in enumerate(counts) if n]
+            title = f"{locations.NAMES[loc]}: {LOC_TEXT[loc]}"
+            if loc == "tax_stand":
+                title += f"; {plural(v['tax'], 'Silver', 'Silver')} on the stand"
+            title += ". Workers: " + (", ".join(who) or "none")
+            self.outline(x, y, w, h, self.changed("board", loc) or
+                         (loc == "tax_stand" and self.changed("tax")))
+            with d.group(target=f"loc:{loc}", title=title,
+                         highlight=self.changed("board", loc)):
+                d.rect(x, y, w, h, fill=PANEL, stroke=INK, rx=6)
+                d.text(x + 8, y + 18, locations.NAMES[loc], size=14, weight="bold")
+                self.lines(x + 8, y + 35, LOC_TEXT[loc], w - 16, 12, fill=MUTED, max_lines=2)
+                if loc == "tax_stand":
+                    self.resource(x + w - 52, y + 6, "silver", s=14)
+                    d.text(x + w - 34, y + 18, v["tax"], size=14, weight="bold")
+            wx = x + 14
+            for q, n in enumerate(counts):
+                if not n:
+                    continue
+                pl = self.players[q]
+                with d.group(target=f"workers:{loc}:{q}",
+                             title=f"{plural(n, pl['colour'] + ' Worker')} ({pl['name']}) at "
+                                   f"the {locations.NAMES[loc]}"):
+                    self.worker(wx, y + h - 18, colour(pl), s=18)
+                    d.text(wx + 11, y + h - 9, f"×{n}", size=13, weight="bold")
+                wx += 33 + 8 * len(str(n))
+                if wx > x + w - 20:
+                    wx = x + 14
+        self.y += 3 * (h + gap) - gap
+
+    def market(self) -> None:
+        """The Black Market's three spaces and their goods, its piles, and the Prison."""
+        v, d = self.v, self.d
+        self.heading("Black Market", f"Resets so far: {v.get('resets', 0)}")
+        w = (W - 2 * PAD - 2 * 8) / 3
+        h = 84
+        for space in range(3):
+            x = PAD + space * (w + 8)
+            y = self.y
+            who = v["black_market"][space]
+            if space == 1:
+                text = "hire any Apprentice, or draw 5 Building cards and keep 1"
+                offer: dict[str, int] = {}
+            else:
+                offer = v["market"]["AC"[space // 2]]
+                text = goods_title(offer)
+            title = (f"Black Market space {'ABC'[space]}: {space + 1} Silver, -1 Virtue: "
+                     f"{text}. " + (f"Taken by {self.players[who]['name']}" if who is not None
+                                    else "Free"))
+            changed = self.changed("black_market", space) or (
+                space != 1 and self.changed("market", "AC"[space // 2]))
+            self.outline(x, y, w, h, changed)
+            with d.group(target=f"bm:{space}", title=title, highlight=changed):
+                d.rect(x, y, w, h, fill="#E9E2F0", stroke=INK, rx=6)
+                d.text(x + 8, y + 18, f"{'ABC'[space]}", size=15, weight="bold")
+                self.resource(x + 26, y + 6, "silver", s=13)
+                d.text(x + 42, y + 18, f"{space + 1}  · -1 Virtue", size=12)
+                if space == 1:
+                    self.lines(x + 8, y + 36, "Hire any Apprentice, or draw 5 keep 1",
+                               w - 50, 11, fill=MUTED)
+                else:
+                    self.goods(x + 8, y + 42, offer, size=14)
+                if who is not None:
+                    self.worker(x + w - 20, y + h - 20, colour(self.players[who]), s=22)
+        self.y += h + 8
+        small, large = v["bm_small"]["count"], v["bm_large"]["count"]
+        d.text(PAD, self.y + 10, f"Not at 10+ Virtue. Small Market pile {small}, Large "
+                                 f"Market pile {large}. A full market triggers a Reset.",
+               size=11, fill=MUTED)
+        self.y += 16
+        # The Prison, one stack per colour.
+        self.y += 8
+        h = 40
+        changed = self.changed("prison")
+        self.outline(PAD, self.y, W - 2 * PAD, h, changed)
+        inside = [f"{pl['colour']} {self.v['prison'][q]}" for q, pl in enumerate(self.players)
+                  if self.v["prison"][q]]
+        with d.group(title="Prison: " + (", ".join(inside) or "empty"), highlight=changed):
+            d.rect(PAD, self.y, W - 2 * PAD, h, fill="#DDDDDD", stroke=INK, rx=6)
+            for k in range(6):
+                d.line(PAD + 90 + k * 8, self.y + 4, PAD + 90 + k * 8, self.y + h - 4,
+                       stroke=MUTED, stroke_width=2)
+            d.text(PAD + 10, self.y + 25, "Prison", size=14, weight="bold")
+            x = PAD + 150.0
+            for q, pl in enumerate(self.players):
+                n = v["prison"][q]
+                if not n:
+                    continue
+                target = "mine:prison" if q == self.seat else None
+                with d.group(target=target, title=f"{plural(n, pl['colour'] + ' Worker')} "
+                                                  f"({pl['name']}) in Prison"):
+                    self.worker(x, self.y + 22, colour(pl), s=18)
+                    d.text(x + 12, self.y + 30, f"×{n}", size=13, weight="bold")
+                x += 36 + 9 * len(str(n))
+            if not inside:
+                d.text(PAD + 150, self.y + 25, "empty", size=12, fill=MUTED)
+        self.y += h
+
+    def workshop(self) -> None:
+        """The Workshop's two rows of Apprentices (Silver on skipped cards) and the
+        Building pile."""
+        v, d = self.v, self.d
+        self.heading("Workshop", f"Apprentice deck {v['app_deck']} · Building pile {v['deck']}")
+        gap = 6
+        w = (W - 2 * PAD - 3 * gap) / 4
+        h = 142
+        for row in range(2):
+            for col in range(4):
+                x = PAD + col * (w + gap)
+                y = self.y + row * (h + gap)
+                cid = v["workshop"][row][col]
+                silver = v["workshop_silver"][row][col]
+                changed = self.changed("workshop", row, col) or \
+                    self.changed("workshop_silver", row, col)
+                self.outline(x, y, w, h, changed)
+                if cid is None:
+                    d.rect(x, y, w, h, fill="none", stroke=MUTED, rx=5, stroke_dasharray="4 3")
+                    continue
+                card = apprentice(cid)
+                title = presentation.apprentice_details(cid) + \
+                    f" (row {row + 1}, column {col + 1})"
+                if silver:
+                    title += f"; {plural(silver, 'Silver', 'Silver')} on it"
+                with d.group(target=f"ws:{row}:{col}", title=title, highlight=changed):
+                    d.rect(x, y, w, h, fill=CARD, stroke=INK, rx=5)
+                    d.text(x + 6, y + 16, card["name"], size=13, weight="bold")
+                    sx = self.skills(x + 6, y + 22, card["skills"], s=14)
+                    if card["virtue_on_hire"]:
+                        d.text(sx + 2, y + 34, f"{card['virtue_on_hire']:+d}", size=11,
+                               weight="bold")
+                        self.resource(sx + 17, y + 24, "virtue", s=10)
+                    self.lines(x + 6, y + 54, card["ability"], w - 10, 11, max_lines=7)
+                    if silver:
+                        self.resource(x + w - 26, y + 20, "silver", s=16)
+                        d.text(x + w - 18, y + 32, silver, size=11, anchor="middle",
+                               weight="bold")
+        self.y += 2 * h + gap + 6
+        d.text(PAD, self.y + 8, "Column n costs n-1 Silver placed on the cards skipped, "
+                                "less 1 per own Worker at the Workshop.",
+               size=11, fill=MUTED)
+        self.y += 14
+        with d.group(target="deck:buildings",
+                     title=f"Building pile: {plural(v['deck'], 'card')} (Building plans)"):
+            d.rect(PAD, self.y, 150, 30, fill=CARD, stroke=INK, rx=4)
+            d.rect(PAD + 3, self.y + 3, 150, 30, fill=CARD, stroke=INK, rx=4)
+            self.resource(PAD + 10, self.y + 9, "building_cards", s=16)
+            d.text(PAD + 30, self.y + 24, f"Building pile: {v['deck']}", size=12)
+        d.text(PAD + 170, self.y + 22, "Workshop plans: draw 1 + 1 per 2 Workers there.",
+               size=11, fill=MUTED)
+        self.y += 36
+
+    def guildhall_and_cathedral(self) -> None:
+        """The Guildhall's spaces (cull and Reset marked) beside the Cathedral levels."""
+        v, d = self.v, self.d
+        self.heading("Guildhall and Cathedral",
+                     f"Reward cards left: {v['rewards']}")
+        top = self.y
+        n_all = len(self.players)
+        row_len = guildhall.per_row(n_all)
+        size = 30
+        gw = row_len * (size + 4) + 16
+        culls = guildhall.cull_spaces(n_all)
+        resets = guildhall.reset_spaces(n_all)
+        names = [f"{self.players[q]['colour']}" for q in v["guildhall"]]
+        changed = self.changed("guildhall") or self.changed("guildhall_side")
+        gh = 4 * (size + 4) + 52 + (20 if v["guildhall_side"] else 0)
+        self.outline(PAD, top, gw, gh, changed)
+        with d.group(target="loc:guildhall",
+                     title=f"Guildhall: {len(v['guildhall'])} of {v['guildhall_size']} "
+                           f"spaces filled ({', '.join(names) or 'empty'}); filling the "
+                           f"last one starts the final round", highlight=changed):
+            d.rect(PAD, top, gw, gh, fill=PANEL, stroke=INK, rx=6)
+            d.text(PAD + 8, top + 18, "Guildhall", size=14, weight="bold")
+            for k in range(v["guildhall_size"]):
+                r, c = divmod(k, row_len)
+                x = PAD + 8 + c * (size + 4)
+                y = top + 26 + r * (size + 4)
+                d.rect(x, y, size, size, fill="#FFFFFF", stroke=MUTED, rx=3)
+                if k + 1 in culls:
+                    d.text(x + 3, y + 10, "C", size=9, fill=MUTED)
+                if k + 1 in resets:
+                    d.text(x + size - 3, y + 10, "R", size=9, fill=MUTED, anchor="end")
+                if k < len(v["guildhall"]):
+                    self.worker(x + size / 2, y + size / 2 + 2,
+                                colour(self.players[v["guildhall"][k]]), s=18)
+            y = top + 26 + 4 * (size + 4) + 8
+            d.text(PAD + 8, y, "C: cull Workshop", size=10, fill=MUTED)
+            d.text(PAD + 8, y + 12, "R: Black Market Reset", size=10, fill=MUTED)
+            if v["guildhall_side"]:
+                d.text(PAD + 8, y + 30, "Beside:", size=10)
+                x = PAD + 56
+                for q in v["guildhall_side"]:
+                    self.worker(x, y + 26, colour(self.players[q]), s=12)
+                    x += 12
+        # The Cathedral, top level first.
+        cx = PAD + gw + 10
+        cw = W - PAD - cx
+        levels = board()["cathedral"]
+        lh = (gh - 24) / len(levels)
+        # Comparing the players lists first skips the per-player look on most pictures.
+        changed = self.changed("players") and any(
+            self.changed("players", q, "cathedral") for q in range(len(self.players)))
+        who = [f"{pl['name']} {pl['cathedral']}" for pl in self.players]
+        self.outline(cx, top, cw, gh, changed)
+        with d.group(target="cathedral", title="Cathedral levels: " + ", ".join(who) +
+                     ". No work at 4 Virtue or less.", highlight=changed):
+            d.rect(cx, top, cw, gh, fill="#E3ECF5", stroke=INK, rx=6)
+            d.text(cx + 8, top + 18, "Cathedral", size=14, weight="bold")
+            d.text(cx + cw - 8, top + 18, "no work at Virtue ≤ 4", size=10, anchor="end",
+                   fill=MUTED)
+            for i, level in enumerate(reversed(levels)):
+                lvl = level["level"]
+                y = top + 24 + i * lh
+                d.rect(cx + 6, y, cw - 12, lh - 3, fill="#FFFFFF", stroke=MUTED, rx=3)
+                d.text(cx + 12, y + lh / 2 + 3, f"{lvl}", size=13, weight="bold")
+                d.text(cx + 28, y + lh / 2 + 3, f"{level['vp']} VP", size=11)
+                cost = self._cathedral_cost(level["cost_options"])
+                d.text(cx + 74, y + lh / 2 + 4, cost, size=11, fill=MUTED)
+                x = cx + cw - 14
+                for pl in self.players:
+                    if pl["cathedral"] == lvl:
+                        d.circle(x, y + lh / 2 - 1, 7, fill=colour(pl), stroke=INK,
+                                 stroke_width=1)
+                        x -= 16
+        self.y = top + gh
+
+    @staticmethod
+    def _cathedral_cost(options: list[dict[str, int]]) -> str:
+        """'1 Gold', or '8 Stone / Wood (any mix)' for a level paid in a mix."""
+        if len(options) == 1:
+            return goods_title(options[0])
+        total = sum(options[0].values())
+        kinds = " / ".join(k.title() for k in options[0])
+        return f"{total} {kinds} (any mix)"
+
+    def virtue_track(self) -> None:
+        """The Virtue track 0-14 with every marker and each level's end VP."""
+        d = self.d
+        self.heading("Virtue track", "10+: no Black Market · ≤4: no Cathedral · ≤3: less Tax")
+        cell = (W - 2 * PAD) / 15
+        top = self.y
+        by_level: dict[int, list[int]] = {}
+        for q, pl in enumerate(self.players):
+            by_level.setdefault(pl["virtue"], []).append(q)
+        tallest = max(len(x) for x in by_level.values())
+        h = 44 + 12 * tallest
+        changed = any(self.changed("players", q, "virtue") for q in range(len(self.players)))
+        self.outline(PAD, top, W - 2 * PAD, h, changed)
+        with d.group(title="Virtue: " + ", ".join(f"{pl['name']} {pl['virtue']}"
+                                                  for pl in self.players), highlight=changed):
+            for level in range(15):
+                x = PAD + level * cell
+                fill = "#F6D5D5" if level <= 4 else "#D9EAD3" if level >= 10 else "#FFFFFF"
+                d.rect(x, top, cell, h, fill=fill, stroke=MUTED)
+                d.text(x + cell / 2, top + 14, level, size=12, anchor="middle", weight="bold")
+                vp = board()["virtue_vp"][str(level)]
+                d.text(x + cell / 2, top + h - 5, f"{vp:+d}" if vp else "0", size=11,
+                       anchor="middle", fill=MUTED)
+                for k, q in enumerate(by_level.get(level, [])):
+                    d.circle(x + cell / 2, top + 25 + 12 * k, 5.5, fill=colour(self.players[q]),
+                             stroke=INK, stroke_width=1)
+        self.y = top + h + 12
+        d.text(PAD, self.y, "Bottom row: VP at the end. Above 14 destroys a Debt; below 0 "
+                            "takes one.", size=10, fill=MUTED)
+
+    def automaton(self) -> None:
+        """The Byzantine opponent's Scheme deck, Stash and last Scheme (solo, bot variant)."""
+        auto = self.v.get("automaton")
+        if not auto:
+            return
+        d = self.d
+        pl = self.players[auto["index"]]
+        self.heading(f"Byzantine opponent: {pl['name']}")
+        h = 46
+        changed = self.changed("automaton", "last_name") or self.changed("automaton", "stash")
+        self.outline(PAD, self.y, W - 2 * PAD, h, changed)
+        last = auto.get("last_name") or "none yet"
+        text = (f"Scheme deck {auto['deck']}" + (f", {auto['future']} Future Schemes set aside"
+                                                 if auto["future"] else "")
+                + f" · Stash {auto['stash']} · Last Scheme: {last}")
+        with d.group(title=f"{pl['name']} ({auto['level']}): {text}", highlight=changed):
+            d.rect(PAD, self.y, W - 2 * PAD, h, fill="#ECECEC", stroke=INK, rx=6)
+            self.worker(PAD + 18, self.y + 24, colour(pl), s=20)
+            self.lines(PAD + 36, self.y + 19, text, W - 2 * PAD - 46, 12)
+        self.y += h
+
+    def tableau(self, q: int) -> None:
+        """One player's board: resources, Debts, Workers, captures, Apprentices,
+        Buildings, the hand (own only) and the score lines."""
+        d, pl = self.d, self.players[q]
+        own = q == self.seat
+        scores = self.v.get("scores") or {}
+        top = self.y + 14
+        title = clip(pl["name"], 28) + (" (you)" if own else "") + f" · {pl['colour']}"
+        if pl.get("character"):
+            title += f" · {pl['character']}"
+        d.rect(PAD, top, 8, 26, fill=colour(pl), stroke=None)
+        d.text(PAD + 16, top + 20, title, size=15, weight="bold")
+        if scores.get("totals"):
+            note = "" if scores.get("final") else " now"
+            d.text(W - PAD - 10, top + 20, f"{scores['totals'][q]} VP{note}", size=15,
+                   anchor="end", weight="bold")
+        self.y = top
+        h = self._tableau_body(q) + 8
+        # The frame goes on top of the contents (stroke only), so nothing is drawn twice.
+        d.rect(PAD, top, 8, h, fill=colour(pl), stroke=None)
+        d.rect(PAD, top, W - 2 * PAD, h, fill="none", stroke=colour(pl), stroke_width=3, rx=8)
+        self.y = top + h
+
+    def _tableau_body(self, q: int) -> float:
+        """Draw a tableau's contents below ``self.y``; returns their height."""
+        v, pl, d = self.v, self.players[q], self.d
+        own = q == self.seat
+        top = self.y
+        y = top + 30
+        x = PAD + 16.0
+        if pl.get("character"):
+            from games.architects.cards import characters
+            ability = characters().get(pl["character"], {}).get("ability", "")
+            y = self.lines(x, y + 4, f"{pl['character']}: {ability}", W - 2 * PAD - 30,
+                           11, fill=MUTED) - 2
+        # Resources.
+        for kind in RESOURCES:
+            n = pl[kind]
+            changed = self.changed("players", q, kind)
+            with d.group(title=f"{n} {kind.title()}", highlight=changed):
+                if changed:
+                    d.rect(x - 3, y, 50, 22, fill=HIGHLIGHT, stroke=None, rx=4)
+                self.resource(x, y + 4, kind, s=15)
+                d.text(x + 19, y + 17, n, size=14, weight="bold")
+            x += 52
+        changed = self.changed("players", q, "virtue")
+        with d.group(title=f"Virtue {pl['virtue']}", highlight=changed):
+            if changed:
+                d.rect(x - 3, y, 50, 22, fill=HIGHLIGHT, stroke=None, rx=4)
+            self.resource(x, y + 4, "virtue", s=15)
+            d.text(x + 19, y + 17, pl["virtue"], size=14, weight="bold")
+        y += 28
+        x = PAD + 16.0
+        # Debts, Workers, hand, Cathedral.
+        changed = self.changed("players", q, "debts") or \
+            self.changed("players", q, "paid_debts")
+        with d.group(target="mine:debts" if own else None, highlight=changed,
+                     title=f"{plural(pl['debts'], 'unpaid Debt')}, "
+                           f"{pl['paid_debts']} paid"):
+            if changed:
+                d.rect(x - 3, y - 2, 130, 22, fill=HIGHLIGHT, stroke=None, rx=4)
+            d.rect(x, y + 2, 16, 14, fill="#444444", stroke=None, rx=2)
+            d.text(x + 8, y + 13, "D", size=10, anchor="middle", fill="#FFFFFF",
+                   weight="bold")
+            d.text(x + 21, y + 14, f"{plural(pl['debts'], 'Debt')} ({pl['paid_debts']} "
+                                   f"paid)", size=12)
+        x += 134
+        with d.group(title=f"{plural(pl['workers'], 'Worker')} in supply"):
+            self.worker(x + 6, y + 10, colour(pl), s=15)
+            d.text(x + 16, y + 14, f"{pl['workers']} in supply", size=12)
+        x += 104
+        hand = pl.get("hand_count", len(pl.get("hand") or []))
+        if not pl.get("bot"):
+            with d.group(title=f"{plural(hand, 'Building card')} in hand",
+                         highlight=self.changed("players", q, "hand_count")):
+                self.resource(x, y + 2, "building_cards", s=15)
+                d.text(x + 16, y + 14, f"{hand} in hand", size=12)
+            x += 88
+        d.text(x, y + 14, f"Cathedral {pl['cathedral']}", size=12)
+        y += 24
+        # Captured Workers on this board.
+        caught = [(c, n) for c, n in enumerate(pl["captured"]) if n]
+        changed = self.changed("players", q, "captured")
+        text = ", ".join(f"{self.players[c]['colour']} {n}" for c, n in caught) or "none"
+        with d.group(target="mine:captured" if own else None, highlight=changed,
+                     title=f"Captured Workers on this board: {text}"):
+            if changed:
+                d.rect(PAD + 13, y - 2, 300, 22, fill=HIGHLIGHT, stroke=None, rx=4)
+            d.text(PAD + 16, y + 14, "Captured:", size=12)
+            cx = PAD + 84.0
+            for c, n in caught:
+                self.worker(cx, y + 10, colour(self.players[c]), s=15)
+                d.text(cx + 10, y + 15, f"×{n}", size=12, weight="bold")
+                cx += 40
+            if not caught:
+                d.text(cx, y + 14, "none", size=12, fill=MUTED)
+        prisoners = v["prison"][q]
+        d.text(PAD + 320, y + 14, f"In Prison: {prisoners}", size=12)
+        y += 26
+        # Apprentices.
+        if pl["apprentices"] or not pl.get("bot"):
+            y = self._apprentices(q, y)
+        if pl["buildings"] or not pl.get("bot"):
+            y = self._buildings(q, y)
+        if own and pl.get("hand"):
+            d.text(PAD + 16, y + 14, "Your hand", size=13, weight="bold")
+            self.y = y + 20
+            w = (W - 2 * PAD - 40) / 2
+            cards = pl["hand"]
+            for i in range(0, len(cards), 2):
+                hs = [self.building_card(PAD + 16 + k * (w + 8), self.y, w, cid,
+                                         f"card:{cid}") for k, cid in enumerate(cards[i:i + 2])]
+                self.y += max(hs) + 6
+            y = self.y
+        lines = (v.get("scores") or {}).get("lines")
+        if lines:
+            y = self.lines(PAD + 16, y + 14, "Score: " + self._score_text(lines[q]),
+                           W - 2 * PAD - 30, 11, fill=MUTED) - 6
+        return y - top
+
+    @staticmethod
+    def _score_text(lines: dict[str, int]) -> str:
+        """'Buildings 12 · Cathedral 4 · Debts -2 ...'."""
+        names = {"buildings": "Buildings", "guildhall": "Guildhall", "cathedral": "Cathedral",
+                 "virtue": "Virtue", "debts": "Debts", "gold_marble": "Gold/Marble",
+                 "silver": "Silver", "prison": "Prison"}
+        return " · ".join(f"{names.get(k, k)} {v:+d}" if v < 0 else f"{names.get(k, k)} {v}"
+                          for k, v in lines.items())
+
+    def _apprentices(self, q: int, y: float) -> float:
+        """A player's hired Apprentices from ``y``; returns the y below them."""
+        d, pl = self.d, self.players[q]
+        changed = self.changed("players", q, "apprentices")
+        d.text(PAD + 16, y + 12, f"Apprentices ({len(pl['apprentices'])})", size=12,
+               weight="bold")
+        y += 18
+        if not pl["apprentices"]:
+            d.text(PAD + 16, y + 10, "none", size=11, fill=MUTED)
+            return y + 16
+        w, h, gap = 106.0, 40.0, 6
+        per_row = int((W - 2 * PAD - 24 + gap) // (w + gap))
+        prev = set()
+        if changed and self.prev is not None:
+            try:
+                prev = set(self.prev["players"][q]["apprentices"])
+            except (KeyError, IndexError, TypeError):
+                prev = set()
+        for i, cid in enumerate(pl["apprentices"]):
+            x = PAD + 16 + (i % per_row) * (w + gap)
+            cy = y + (i // per_row) * (h + gap)
+            card = apprentice(cid)
+            new = changed and cid not in prev
+            self.outline(x, cy, w, h, new)
+            with d.group(target=f"app:{cid}", title=presentation.apprentice_details(cid),
+                         highlight=new):
+                d.rect(x, cy, w, h, fill=CARD, stroke=INK, rx=4)
+                d.text(x + 5, cy + 15, card["name"], size=11, weight="bold")
+                self.skills(x + 5, cy + 21, card["skills"], s=13)
+        rows = (len(pl["apprentices"]) + per_row - 1) // per_row
+        return y + rows * (h + gap)
+
+    def _buildings(self, q: int, y: float) -> float:
+        """A player's constructed Buildings from ``y``; returns the y below them."""
+        d, pl = self.d, self.players[q]
+        changed = self.changed("players", q, "buildings")
+        vp = sum(building(c)["vp"] for c in pl["buildings"])
+        d.text(PAD + 16, y + 12, f"Buildings ({len(pl['buildings'])}, {vp} VP printed)",
+               size=12, weight="bold")
+        y += 18
+        if not pl["buildings"]:
+            d.text(PAD + 16, y + 10, "none", size=11, fill=MUTED)
+            return y + 16
+        w, h, gap = 136.0, 26.0, 6
+        per_row = int((W - 2 * PAD - 24 + gap) // (w + gap))
+        prev = set()
+        if changed and self.prev is not None:
+            try:
+                prev = set(self.prev["players"][q]["buildings"])
+            except (KeyError, IndexError, TypeError):
+                prev = set()
+        for i, cid in enumerate(pl["buildings"]):
+            x = PAD + 16 + (i % per_row) * (w + gap)
+            cy = y + (i // per_row) * (h + gap)
+            card = building(cid)
+            new = changed and cid not in prev
+            self.outline(x, cy, w, h, new)
+            with d.group(title=presentation.building_details(cid), highlight=new):
+                d.rect(x, cy, w, h, fill=CARD, stroke=INK, rx=4)
+                d.text(x + 5, cy + 17, card["name"], size=11, weight="bold")
+                d.text(x + w - 5, cy + 17, f"{card['vp']} VP", size=11, anchor="end")
+        rows = (len(pl["buildings"]) + per_row - 1) // per_row
+        return y + rows * (h + gap)
+
+    def legend(self) -> None:
+        """What the icons mean, once."""
+        x = float(PAD)
+        y = self.y + 6
+        items = [(k, k.title()) for k in RESOURCES] + [("virtue", "Virtue"),
+                                                       ("building_cards", "Building cards")]
+        for kind, name in items:
+            self.resource(x, y, kind, s=12)
+            self.d.text(x + 15, y + 10, name, size=11, fill=MUTED)
+            x += 24 + 6.2 * len(name)
+        x, y = float(PAD), y + 18
+        for skill in SKILL_FILL:
+            x = self.skills(x, y - 1, [skill], s=13)
+            self.d.text(x, y + 10, skill, size=11, fill=MUTED)
+            x += 6.2 * len(skill) + 12
+        self.d.text(x + 6, y + 10, "(Apprentice skills; a Building may need them)", size=11,
+                    fill=MUTED)
+        self.y = y + 10
+
+    # -- the whole picture -----------------------------------------------------------------
+    def draw(self) -> str:
+        """The whole picture, top to bottom, as SVG text."""
+        self.header()
+        self.draft()
+        self.drawn()
+        self.board()
+        self.market()
+        self.workshop()
+        self.guildhall_and_cathedral()
+        self.virtue_track()
+        self.automaton()
+        self.heading("Players")
+        self.legend()
+        order = list(range(len(self.players)))
+        if self.seat is not None:
+            order.remove(self.seat)
+            order.insert(0, self.seat)
+        for q in order:
+            self.tableau(q)
+        self.d.height = int(self.y + PAD)
+        return self.d.render()
+
+
+def draw(view: View, table: dict[str, Any]) -> str:
+    """The table as ``view`` shows it (see :meth:`games.protocol.Game.picture`)."""
+    return Picture(view, table).draw()
+
