@@ -16,8 +16,11 @@ Rules the fold applies:
 
 - A seat's clock runs only while the seat is in ``to_act``: a seat that already answered
   a simultaneous step is not waiting, and its clock stands.  A *turn* lasts from the
-  seat's entering ``to_act`` to its next move (or its leaving ``to_act``); a move after
-  which the rules await the same seat again starts a new turn.  A turn is named by the
+  seat's entering ``to_act`` to its next own move (or its leaving ``to_act``); an own
+  move after which the rules await the same seat again starts a new turn.  Moves the
+  platform plays for a timed-out seat (``data.auto``) go on until the rules let the seat
+  go (the whole turn is played for it), at most ``STAND_IN_MOVES`` of them (then a new
+  turn begins: a solo game never lets its seat go).  A turn is named by the
   version at which it began (as the ``awaiting`` read model names it).
 - ``per_move``: every turn starts with ``hours``.  ``bank``: the first turn starts with
   ``bank_hours``; what a turn leaves stays in the bank, and when the turn ends (after
@@ -48,6 +51,7 @@ from typing import Any
 KINDS = ("none", "per_move", "bank")
 POLICIES = ("wait", "skip", "auto", "bot", "forfeit")
 DEFAULT_BOT_AFTER = 2
+STAND_IN_MOVES = 30  # moves played for a timed-out seat before its turn counts as over
 DEFAULT_REMINDERS: dict[str, list[float]] = {"fractions": [0.5, 0.25], "hours_before": [24]}
 
 VACATION_START_DAYS = 1
@@ -154,8 +158,14 @@ class ClockFold:
         self._settle(t)
         if event.type == MOVE_PLAYED:
             seat = s["seats"][d["seat"]]
-            if seat["turn"] is not None:  # a move ends the mover's turn (a new one
-                self._end_turn(seat)  # begins below if the rules let it go on)
+            if d.get("auto") and seat["turn"] is not None:
+                # the platform plays on for the seat until its turn is over, at most
+                # STAND_IN_MOVES moves (a seat the rules never let go: a solo game)
+                seat["autos"] = seat.get("autos", 0) + 1
+                if seat["autos"] >= STAND_IN_MOVES:
+                    self._end_turn(seat)
+            elif seat["turn"] is not None:  # the player's own move ends their turn (a
+                self._end_turn(seat)  # new one begins below if the rules let it go on)
             if not d.get("auto"):  # the player's own move: they are here
                 seat["in_row"] = 0
                 seat["followup"] = None
@@ -198,6 +208,7 @@ class ClockFold:
     def _end_turn(self, seat: dict[str, Any]) -> None:
         control = self.settings["time_control"]
         seat["turn"] = seat["since"] = None
+        seat["autos"] = 0
         seat["reminded"], seat["timed_out"], seat["followup"] = [], None, None
         if control["kind"] == "bank" and seat["left"] is not None:
             seat["left"] += float(control.get("increment_hours") or 0) * HOUR

@@ -136,8 +136,9 @@ def test_time_outs_in_a_row_seat_the_stand_in_until_the_player_moves():
     log.add("TimedOut", 1, {0}, seat=0, turn=1, policy="bot")
     (play,) = log.fold().actions(T0 + HOUR)
     assert play == {"do": "play", "seat": 0, "auto": "timeout", "pass": False}
-    log.move(1, 0, {0}, auto="timeout")  # the rules await seat 0 again: a new turn
-    log.add("TimedOut", 2, {0}, seat=0, turn=4, policy="bot")
+    log.move(1, 0, {1}, auto="timeout")  # played for seat 0; seat 1's turn
+    log.move(1, 1, {0})  # seat 0's next turn begins (version 5)
+    log.add("TimedOut", 2, {0}, seat=0, turn=5, policy="bot")
     assert log.fold().actions(T0 + 2 * HOUR) == [{"do": "seat_bot", "seat": 0}]
     log.add("BotSeated", 2, {0}, seat=0, after=2)
     assert log.fold().actions(T0 + 2 * HOUR) == [{"do": "play", "seat": 0, "auto": "bot"}]
@@ -174,3 +175,16 @@ def test_a_forks_clocks_run_from_the_fork_not_from_the_copied_events():
     c = log.fold()
     assert left(c, 0, 100) == 10
     assert left(c, 0, 104) == 6
+
+
+def test_moves_played_for_a_late_seat_go_on_until_the_rules_let_it_go():
+    log = game({"kind": "per_move", "hours": 1}, seats=2, on_timeout="auto")
+    log.move(0.5, 1, {0})
+    log.add("TimedOut", 1, {0}, seat=0, turn=1, policy="auto")
+    log.move(1, 0, {0}, auto="timeout")  # a step of seat 0's turn: the rest is played too
+    assert log.fold().actions(T0 + HOUR) == [
+        {"do": "play", "seat": 0, "auto": "timeout", "pass": False}]
+    for _ in range(clocks.STAND_IN_MOVES - 1):  # a seat the rules never let go: bounded
+        log.move(1, 0, {0}, auto="timeout")
+    c = log.fold()
+    assert c.actions(T0 + HOUR) == [] and left(c, 0, 1.5) == 0.5  # a new turn

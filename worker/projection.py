@@ -141,8 +141,10 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
             clocks = None  # a rewind: the clocks are folded from the whole log below
         for seat in [s for s in awaiting if s not in to_act]:
             del awaiting[seat]
-        if event.type == ev.MOVE_PLAYED and event.data["seat"] in awaiting:
+        if event.type == ev.MOVE_PLAYED and event.data["seat"] in awaiting \
+                and not event.data.get("auto"):
             # the rules await the mover again: a new turn (for its clock), no new email
+            # (a move the platform played for the seat goes on with the same turn)
             awaiting[event.data["seat"]] = {"version": event.version, "deadline": None}
         for seat in sorted(to_act - set(awaiting)):
             awaiting[seat] = {"version": event.version, "deadline": None}

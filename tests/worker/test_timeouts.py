@@ -156,9 +156,10 @@ def test_vacation_beyond_the_allowance_is_refused_with_the_reason(create, clock,
 
 
 def test_skip_plays_the_games_pass_for_the_late_seat(rt, create, clock):
-    game_id, _ = create(kind="test-clock", players=PLAYERS[:1], time_control=PER_MOVE,
-                        on_timeout="skip", reminders=QUIET)
-    ante(rt, game_id, 0)  # play begins: seat 0 again, with a pass available
+    game_id, _ = create(kind="test-clock", time_control=PER_MOVE, on_timeout="skip",
+                        reminders=QUIET)
+    ante(rt, game_id, 0)
+    ante(rt, game_id, 1)  # play begins: Ada's turn, with a pass available
     clock.at(2)
     assert timeouts.check_game(rt, game_id) == ["TimedOut", "MovePlayed"]
     played = of_type(rt, game_id, "MovePlayed")[-1]
@@ -176,12 +177,15 @@ def test_skip_without_a_pass_in_the_rules_waits_and_says_so(rt, create, clock):
 
 
 def test_auto_plays_the_stand_in_move_marked_in_the_history(rt, create, clock, client):
-    game_id, tokens = create(players=PLAYERS[:1], time_control=PER_MOVE, on_timeout="auto",
-                             reminders=QUIET)
+    game_id, tokens = create(time_control=PER_MOVE, on_timeout="auto", reminders=QUIET)
+    ante(rt, game_id, 1)
     clock.at(2)
-    assert timeouts.check_game(rt, game_id) == ["TimedOut", "MovePlayed"]
-    played = of_type(rt, game_id, "MovePlayed")[-1]
-    assert played.data["move"] == {"type": "ante", "amount": 1}  # the first legal move
+    # Ada's ante, the last, starts play with Ada's turn: the stand-in plays that too
+    assert timeouts.check_game(rt, game_id) == ["TimedOut", "MovePlayed", "MovePlayed"]
+    ante_for_her, card = of_type(rt, game_id, "MovePlayed")[-2:]
+    assert ante_for_her.data["move"] == {"type": "ante", "amount": 1}  # the first legal
+    assert card.data["move"]["type"] == "play" and card.data["auto"] == "timeout"
+    assert rt.games.load(game_id).to_act() == {1}
     history = client.get(f"/api/v1/games/{game_id}/history",
                          headers=bearer(tokens[0])).json["events"]
     assert "played for Ada: time ran out" in history[-1]["text"]
@@ -192,13 +196,15 @@ def test_bot_takes_the_seat_after_time_outs_in_a_row(rt, create, clock):
                         bot_after=2, reminders=QUIET)
     clock.at(0.5)
     ante(rt, game_id, 1)
-    clock.at(2)  # seat 0's first time-out: a stand-in move, then seat 0 is to play
-    assert timeouts.check_game(rt, game_id) == ["TimedOut", "MovePlayed"]
-    clock.at(4)  # the second in a row: the stand-in takes the seat and plays
+    clock.at(2)  # seat 0's first time-out: its ante, then its first card, played for it
+    assert timeouts.check_game(rt, game_id) == ["TimedOut", "MovePlayed", "MovePlayed"]
+    clock.at(2.5)
+    rt.games.play(game_id, 1, {"type": "pass"}, rt.store.version(game_id))
+    clock.at(4.5)  # the second in a row: the stand-in takes the seat and plays
     assert timeouts.check_game(rt, game_id) == ["TimedOut", "BotSeated", "MovePlayed"]
-    assert [e.data["auto"] for e in of_type(rt, game_id, "MovePlayed")[1:]] == [
-        "timeout", "bot"]
-    clock.at(4.5)
+    assert [e.data.get("auto") for e in of_type(rt, game_id, "MovePlayed")[1:]] == [
+        "timeout", "timeout", None, "bot"]
+    clock.at(5)
     rt.games.play(game_id, 1, {"type": "pass"}, rt.store.version(game_id))
     # from now on it plays every turn of the seat at once, without waiting for a clock
     assert timeouts.check_game(rt, game_id) == ["MovePlayed"]
