@@ -88,3 +88,33 @@ def test_a_scheduled_time_out_lost_with_the_queue_is_fired_by_the_sweep(
         "the sweep did not fire the lost time-out"
     _settled(real_redis, rt.rq_redis, game_id)
     assert _timed_out(real_redis, game_id) == 1
+
+
+def test_firings_racing_each_other_record_one_time_out_and_one_move_for_it(real_redis):
+    from concurrent.futures import ThreadPoolExecutor
+    from datetime import UTC, datetime, timedelta
+
+    from worker import timeouts
+
+    config = {**DEFAULTS, "SECRET_KEY": "a-test-secret-of-more-than-32-bytes!",
+              "MAIL_BACKEND": "outbox", "BASE_URL": "http://localhost"}
+    start = datetime(2030, 1, 7, 12, 0, tzinfo=UTC)
+    setup = Runtime(config, real_redis)
+    setup.clock = lambda: start
+    game_id = setup.games.create("test-race", PLAYERS, {"target": 30}, platform={
+        "time_control": {"kind": "per_move", "hours": 1}, "on_timeout": "auto",
+        "reminders": {"fractions": [], "hours_before": []}}).game_id
+    setup.games.play(game_id, 1, {"type": "ante", "amount": 2}, 1)  # only seat 0 is late
+
+    def fire(_):
+        rt = Runtime(config, redis.Redis(connection_pool=real_redis.connection_pool))
+        rt.clock = lambda: start + timedelta(hours=1)
+        return timeouts.check_game(rt, game_id)
+
+    with ThreadPoolExecutor(8) as pool:
+        done = list(pool.map(fire, range(8)))
+    log = [fields for _, fields in real_redis.xrange(key(game_id, "log"))]
+    assert [f["type"] for f in log].count("TimedOut") == 1
+    played_for = [f for f in log if f["type"] == "MovePlayed" and '"auto"' in f["data"]]
+    assert len(played_for) == 2  # seat 0's ante, then its first card (its turn goes on)
+    assert sum(len(d) for d in done) == 3  # all the firings together appended just these
