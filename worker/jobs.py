@@ -30,6 +30,7 @@ from worker.projection import (
     Notice,
     enqueue_notice,
     lagging_games,
+    notice_done,
     pending_notices,
     project_game,
     schedule_deadline,
@@ -66,6 +67,8 @@ def deliver_now(rt, game_id: str, notice: Notice) -> None:
             mail.send_undo(rt, game_id, notice.version, notice.seat)
         elif notice.kind == "vote":
             mail.send_vote(rt, game_id, notice.version, notice.seat)
+        elif notice.kind == "timeout":
+            send_timeout_notice(rt, game_id, notice.version, notice.seat)
         else:
             mail.send_ended(rt, game_id, notice.seat)
     except (RedisConnectionError, RedisTimeoutError):
@@ -100,6 +103,20 @@ def notify_undo(game_id: str, version: int, seat: int) -> bool:
 def notify_vote(game_id: str, version: int, seat: int) -> bool:
     """Ask ``seat`` to answer the vote called at ``version`` (once)."""
     return mail.send_vote(runtime(), game_id, version, seat)
+
+
+def notify_timeout(game_id: str, version: int, seat: int) -> bool:
+    """Tell ``seat`` about the TimedOut at ``version`` (once)."""
+    return send_timeout_notice(runtime(), game_id, version, seat)
+
+
+def send_timeout_notice(rt, game_id: str, version: int, seat: int) -> bool:
+    """The email of the TimedOut event at ``version`` to ``seat``; the notice is done
+    once the mail went out (or had gone out already: the mail marker says so)."""
+    (event,) = rt.store.read(game_id, version, version)
+    sent = mail.send_timed_out(rt, game_id, event.data["turn"], event.data["seat"], seat)
+    notice_done(rt, game_id, f"timeout:{version}:{seat}")
+    return sent
 
 
 def notify_end(game_id: str, seat: int) -> bool:

@@ -48,7 +48,7 @@ PENDING_GAMES = "rp:pending"  # set of game ids with notices not yet confirmed s
 class Notice:
     """One email to send: a turn (or invitation) for ``seat`` that began at ``version``."""
 
-    kind: str  # "turn", "undo", "vote" or "ended"
+    kind: str  # "turn", "undo", "vote", "timeout" or "ended"
     version: int
     seat: int
     deadline: str | None = None
@@ -159,6 +159,9 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
         if event.type == ev.VOTE_CALLED:  # the others are asked to vote
             notices += [Notice("vote", event.version, s, since=since)
                         for s in range(len(table.names)) if s != event.data["seat"]]
+        if event.type == ev.TIMED_OUT:  # everyone is told (pending until mailed)
+            notices += [Notice("timeout", event.version, s, since=since)
+                        for s in range(len(table.names))]
         if event.type == ev.GAME_ENDED:
             notices += [Notice("ended", event.version, s, since=since)
                         for s in range(len(table.names))]
@@ -239,6 +242,9 @@ def enqueue_notice(rt: Runtime, game_id: str, notice: Notice) -> None:
     elif notice.kind == "vote":
         rt.enqueuer.enqueue(jobs.notify_vote, game_id, notice.version, notice.seat,
                             job_id=f"vote:{game_id}:{notice.version}:{notice.seat}")
+    elif notice.kind == "timeout":
+        rt.enqueuer.enqueue(jobs.notify_timeout, game_id, notice.version, notice.seat,
+                            job_id=f"timeout:{game_id}:{notice.version}:{notice.seat}")
     else:
         rt.enqueuer.enqueue(jobs.notify_end, game_id, notice.seat,
                             job_id=f"ended:{game_id}:{notice.seat}")

@@ -116,8 +116,9 @@ def perform(rt: Runtime, game_id: str, clocks: ClockFold, action: dict[str, Any]
             table = games.load(game_id, at=version)
             if table.game.pass_move(table.state, seat) is None:
                 data.update(policy="wait", no_pass=True)
+        # everyone is emailed by the projection of this event (a pending notice each,
+        # so a crash right after the append loses no email)
         games.record(game_id, ev.TIMED_OUT, data, expected_version=version)
-        _tell_everyone(rt, game_id, action["turn"], seat)
         return ev.TIMED_OUT
     if what == "remind":
         from worker import notify as mail
@@ -156,19 +157,6 @@ def perform(rt: Runtime, game_id: str, clocks: ClockFold, action: dict[str, Any]
                         detail=votes.resign_detail(table.names, seat, scores))
         return ev.GAME_ENDED
     raise ValueError(f"unknown clock action {what!r}")
-
-
-def _tell_everyone(rt: Runtime, game_id: str, turn: int, late: int) -> None:
-    """The time-out email to every seat (each once: the mail markers see to it)."""
-    from worker import notify as mail
-    for other in range(len(rt.store.get_json(game_id, "seats") or [])):
-        try:
-            mail.send_timed_out(rt, game_id, turn, late, other)
-        except (RedisConnectionError, RedisTimeoutError):
-            raise
-        except Exception:  # the TimedOut is recorded; an email must not undo the policy
-            log.warning("the time-out email of game %s to seat %s failed", game_id, other,
-                        exc_info=True)
 
 
 def back(rt: Runtime, game_id: str, seat: int) -> Any:

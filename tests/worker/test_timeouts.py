@@ -340,3 +340,24 @@ def test_a_move_played_for_a_late_player_can_be_taken_back_and_is_not_replayed(r
     jobs.project(game_id)
     assert timeouts.check_game(rt, game_id) == []  # Ada chooses her move herself
     assert 0 in rt.games.load(game_id).to_act()
+
+
+def test_time_out_emails_that_failed_are_sent_by_the_sweep(rt, create, clock, monkeypatch):
+    from worker.mail import MailError
+    from worker.projection import pending_notices
+
+    game_id, _ = create(players=PLAYERS[:1], time_control=PER_MOVE, reminders=QUIET)
+    real_send = rt.mail.send
+
+    def down(email):
+        raise MailError("try later", transient=True)
+    monkeypatch.setattr(rt.mail, "send", down)
+    clock.at(2)
+    assert timeouts.check_game(rt, game_id) == ["TimedOut"]
+    assert [n.kind for _, n in pending_notices(rt)] == ["timeout"]
+    monkeypatch.setattr(rt.mail, "send", real_send)
+    jobs.sweep()
+    jobs.sweep()
+    assert [m["subject"] for m in rt.mail.list() if "deadline" in m["subject"]] == [
+        "Your deadline passed in Counting Race (test game)"]
+    assert pending_notices(rt) == []
