@@ -13,5 +13,6 @@ setup(
     packages=[*packages, "service.templates"],
     package_dir={"service.templates": "templates"},
     package_data={"service.templates": ["*.html", "*.txt", "**/*.html", "**/*.txt"],
+                  "service": ["static/*.css", "static/*.js", "static/*.svg"],
                   "": ["*.json", "*.md", "data/*.json", "**/*.json"]},
 )

@@ -104,9 +104,9 @@ class GameService:
         return self.load(game_id)
 
     def play(self, game_id: str, seat: int, move: dict[str, Any],
-             expected_version: int, same_turn: bool = False) -> Event:
+             expected_version: int, same_turn: bool = False, auto: str | None = None) -> Event:
         """Decide and append one move (see :meth:`play_move`); the appended event."""
-        return self.play_move(game_id, seat, move, expected_version, same_turn)[0]
+        return self.play_move(game_id, seat, move, expected_version, same_turn, auto)[0]
 
     def play_move(self, game_id: str, seat: int, move: dict[str, Any],
                   expected_version: int, same_turn: bool = False,
@@ -119,8 +119,9 @@ class GameService:
         on since, it is refused with ConflictError, unless everything after that version
         was passive (a reminder changes nothing you saw) or, with ``same_turn``, left
         ``seat``'s turn unbroken (see :meth:`turn_unchanged`; emailed act links use it).
-        ``auto`` ("timeout" or "bot"): the platform plays it for the seat (appended by
-        the system, marked so in the history; see worker.timeouts).
+        ``auto`` marks a move the service played for the seat (``"forced"``: its only
+        move, see :mod:`worker.forced`; ``"timeout"`` or ``"bot"``: a late player's,
+        see :mod:`worker.timeouts`); it is kept in the event's ``data``.
         """
         table = self.load(game_id)
         if table.version != expected_version:
@@ -153,8 +154,8 @@ class GameService:
         if auto:
             data["auto"] = auto
         event = self.store.append(game_id, expected_version, Event(
-            version=expected_version + 1, type=ev.MOVE_PLAYED,
-            actor="system" if auto else seat_actor(seat), data=data, tape=rng.tape),
+            version=expected_version + 1, type=ev.MOVE_PLAYED, actor=seat_actor(seat),
+            data=data, tape=rng.tape),
             prev=table.head or None)
         table.version, table.head = event.version, event.hash
         if table.outcome() is not None:

@@ -25,7 +25,9 @@ def describe(event: Event, game: Game, names: list[str], seat: int | None) -> st
     if event.type == ev.MOVE_PLAYED:
         text = game.describe({"version": event.version, "actor": d["seat"],
                               "data": {"move": d["move"]}, "names": names}, seat)
-        if d.get("auto"):
+        if d.get("auto") == "forced":  # see worker.forced
+            text = f"Played for {names[d['seat']]}: the only move. {text}"
+        elif d.get("auto"):  # a late player's (worker.timeouts)
             text = f"{played_for(names[d['seat']], d['auto'])}: {text}"
         return f"{text} (cannot be taken back: {d['final']})" if d.get("final") else text
     if event.type == ev.GAME_CREATED:

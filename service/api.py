@@ -17,6 +17,7 @@ from service import away, limits, schemas
 from service.auth import bearer, is_admin, player
 from service.current import after_append, rt
 from service.errors import ApiError
+from worker import quiet
 from worker.links import Link, api_token, rotate_api_token
 from worker.notify import vote_time
 
@@ -164,6 +165,7 @@ def post_game():
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
     link = player(game_id)
+    quiet.seen(rt().redis, game_id, link.seat)  # no reminder for who just looked
     return jsonify(game_json(rt().games.load(game_id), link.seat))
 
 

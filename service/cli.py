@@ -411,6 +411,16 @@ def admin_verify(game_id: str) -> None:
     sys.exit(0 if ok else 1)
 
 
+@admin.command("reindex-players")
+@_friendly
+def admin_reindex_players() -> None:
+    """Write every game into its players' "my games" index again (idempotent; for games
+    created before the index existed, or after a restore)."""
+    from worker import players
+    rt = _admin_runtime()
+    click.echo(f"indexed {players.rebuild(rt.redis, rt.store)} games")
+
+
 @admin.command("rewind")
 @click.argument("game_id")
 @click.argument("to", type=int)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+from functools import cache
+from zoneinfo import available_timezones
 
 from flask import Blueprint, redirect, render_template, request, url_for
 from marshmallow import ValidationError
@@ -10,7 +13,7 @@ from marshmallow import ValidationError
 from events.store import key
 from games import registry
 from games.protocol import IllegalMove
-from service import limits, schemas
+from service import limits, mygames, schemas
 from service.api import create_game
 from service.current import rt
 from service.limits import Limited
@@ -60,10 +63,22 @@ def _clock_from_form(form) -> dict:
     return out
 
 
+@cache
+def time_zones() -> list[str]:
+    """Every time zone this machine knows, sorted (the lobby's list to choose from)."""
+    return sorted(available_timezones())
+
+
+def _lobby(error: str | None = None, form=None, fields: dict | None = None):
+    """The lobby page; ``fields`` maps a form field's name to its error messages."""
+    return render_template("lobby.html", kinds=registry.kinds(), games=_games(),
+                           error=error, form=form or {}, field_errors=fields or {},
+                           time_zones=time_zones())
+
+
 @bp.get("/")
 def index():
-    return render_template("lobby.html", kinds=registry.kinds(), games=_games(),
-                           error=None, form={})
+    return _lobby()
 
 
 @bp.post("/games")
@@ -82,19 +97,53 @@ def create():
             "game": kind, "players": players,
             "options": {**_options_from_form(game, form), **_clock_from_form(form)},
             "deadline_hours": int(deadline) if deadline else None})
+        quiet_hours = mygames.quiet_from_lobby(form)
         limits.take_invitees(p["email"] for p in data["players"])
         table = create_game(data)
+        mygames.apply_lobby_quiet(quiet_hours)
     except Limited as exc:
-        return render_template("lobby.html", kinds=registry.kinds(), games=_games(),
-                               error=exc.description, form=form), 429, {
-                                   "Retry-After": str(exc.retry_after)}
+        return _lobby(exc.description, form), 429, {"Retry-After": str(exc.retry_after)}
     except (KeyError, ValueError, ValidationError, IllegalMove) as exc:
-        message = exc.reason if isinstance(exc, IllegalMove) else (
-            "Please check the form: " + ("; ".join(_form_errors(exc.messages)) if isinstance(
-                exc, ValidationError) else "choose a game and fill in every player."))
-        return render_template("lobby.html", kinds=registry.kinds(), games=_games(),
-                               error=message, form=form), 400
+        fields: dict[str, list[str]] = {}
+        if isinstance(exc, IllegalMove):
+            message = exc.reason
+            fields["players" if "players" in exc.reason else "game"] = [exc.reason]
+        elif isinstance(exc, ValidationError):
+            message = "Please check the form: " + "; ".join(_form_errors(exc.messages))
+            fields = _field_errors(exc.messages)
+        elif isinstance(exc, KeyError):
+            message = "Please check the form: choose a game."
+            fields["game"] = ["Choose one of the games listed."]
+        else:
+            message = "Please check the form: whole numbers only for the deadline and options."
+            fields["deadline_hours"] = ["A whole number of hours, or empty."]
+        return _lobby(message, form, fields), 400
     return redirect(url_for("lobby.created", game_id=table.game_id))
+
+
+def _field_errors(messages: dict) -> dict[str, list[str]]:
+    """Marshmallow's messages keyed by the lobby form's own field names (``email1``)."""
+    out: dict[str, list[str]] = {}
+
+    def add(name: str, inner) -> None:
+        out.setdefault(name, []).extend(_form_errors(inner))
+
+    for field, inner in messages.items():
+        if field == "players" and isinstance(inner, dict):
+            for index, player in inner.items():
+                if str(index).isdigit() and isinstance(player, dict):
+                    for name, said in player.items():
+                        add(f"{name}{int(index)}", said)
+                else:
+                    add("players", player)
+        elif field == "quiet hours":  # mygames names the row: "player 2: write them as…"
+            for said in _form_errors(inner):
+                row = re.match(r"player (\d+): (.*)", said)
+                name = f"quiet{int(row[1]) - 1}" if row else "players"
+                out.setdefault(name, []).append(row[2] if row else said)
+        else:
+            add(str(field), inner)
+    return out
 
 
 FIELD_NAMES = {"name": "name", "email": "email address", "tz": "time zone"}

@@ -16,16 +16,20 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from markupsafe import Markup
 
 from events import history
 from events.audit import cached_audit
 from events.envelope import Event
+from events.picture import deadline_text, local_time, picture_of, seat_clock
 from events.store import ConflictError
 from events.votes import WHAT, ended_line, needed
 from games.protocol import IllegalMove
 from service.api import request_time, vote_hours
 from service.current import after_append, rt
+from service.picture import move_choices, score_chart, score_series
+from worker import quiet
 from worker.links import Link, api_token, burn, is_used, rotate_api_token, unburn
 
 bp = Blueprint("play", __name__)
@@ -54,6 +58,7 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
     longer act; ``token`` (the API token) is shown only when the personal page was asked.
     """
     runtime = rt()
+    quiet.seen(runtime.redis, link.game_id, link.seat)  # no reminder for who just looked
     if link.purpose == "act" and stale is None:
         stale = _stale_reason(link)
     table = runtime.games.load(link.game_id)
@@ -62,8 +67,12 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
     moves = game.legal_moves(table.state, link.seat) if link.seat in to_act and not stale \
         else []
     play_token = runtime.links.make(link.game_id, link.seat, "play")
-    choices = [{"value": json.dumps(m, sort_keys=True), "type": m.get("type", ""),
-                "label": game.move_label(table.state, link.seat, m)} for m in moves]
+    choices = move_choices(game, table.state, link.seat, moves)
+    deadline = deadline_text(runtime.games, link.game_id, link.seat, to_act)
+    picture = picture_of(runtime.games, table, link.seat, deadline=deadline)
+    chart = None
+    if table.ended and link.purpose == "play":
+        chart = score_chart(score_series(runtime.games, link.game_id, link.seat), table.names)
     return render_template(
         "game.html", table=table, game=game, seat=link.seat, names=table.names,
         view=game.view(table.state, link.seat), choices=choices, to_act=to_act,
@@ -72,12 +81,56 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
                                              link.seat, last=30),
         rules=game.rules_summary(),
         play_token=play_token, play_url=url_for("play.page", token=play_token),
-        undo=runtime.games.pending_undo(link.game_id),
+        undo=runtime.games.pending_undo(link.game_id, reader=link.seat),
         audit=cached_audit(runtime.store, link.game_id) if table.ended else None,
         take_back=(False, None) if table.ended else runtime.games.can_take_back(
             link.game_id, link.seat),
         stale=stale, personal=link.purpose == "play", api_token=token,
+        # the SVG is built by games.svg, which escapes every text and attribute
+        picture=Markup(picture) if picture else None,  # noqa: S704
+        chart=Markup(chart) if chart else None,  # noqa: S704
+        builder=_builder_data(choices),
+        deadline=deadline,
+        scrub_url=url_for("play.at_version", token=play_token,
+                          version=max(1, table.version - 1)) if table.version > 1 else None,
     ), status
+
+
+def _builder_data(choices: list[dict]) -> list[dict] | None:
+    """The moves the step builder reads (None when every move is one plain step and none
+    has a target in the picture: the radio list alone is the better form)."""
+    if not any(len(c["steps"]) > 1 or c["targets"] for c in choices):
+        return None
+    return [{k: c[k] for k in ("value", "label", "steps", "targets")} for c in choices]
+
+
+@bp.get("/play/<token>/at/<int:version>")
+def at_version(token: str, version: int):
+    """The game as this seat saw it at ``version``: picture, position and that event's
+    line, redacted for this seat as it was then; prev/next step through the versions.
+    Versions after the current one do not exist (404)."""
+    runtime = rt()
+    link = runtime.links.check(token, "play")
+    last = runtime.store.version(link.game_id)
+    if not 1 <= version <= last:
+        abort(404)
+    table = runtime.games.load(link.game_id, at=version)
+    if not 0 <= link.seat < len(table.names):
+        abort(404)
+    game = table.game
+    picture = picture_of(runtime.games, table, link.seat, latest=version == last)
+    [event] = runtime.store.read(link.game_id, version, version)
+    chart = None
+    if runtime.games.load(link.game_id).ended:
+        chart = score_chart(score_series(runtime.games, link.game_id, link.seat), table.names)
+    return render_template(
+        "history_at.html", table=table, game=game, seat=link.seat, names=table.names,
+        view=game.view(table.state, link.seat), version=version, last=last,
+        line=history.describe(event, game, table.names, link.seat), event=event,
+        when=local_time(event.at, seat_clock(runtime.games, link.game_id, link.seat, set())[1]),
+        picture=Markup(picture) if picture else None,  # noqa: S704 - escaped by games.svg
+        chart=Markup(chart) if chart else None,  # noqa: S704
+        token=token, play_url=url_for("play.page", token=token))
 
 
 def _apply(link: Link, *, same_turn: bool = False) -> Event:

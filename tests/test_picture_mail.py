@@ -101,7 +101,7 @@ def test_a_picture_that_fails_leaves_the_email_without_it_and_warns(rt, monkeypa
         started(rt)
     (mail,) = outbox(rt, "ada@example.com")
     assert mail["inline"] == [] and "cid:" not in mail["html"]
-    assert "no picture for the test-race email" in caplog.text
+    assert "could not draw the test-race picture" in caplog.text
 
 
 def test_a_renderer_error_leaves_the_email_without_the_picture(rt, monkeypatch):
@@ -114,7 +114,7 @@ def test_a_renderer_error_leaves_the_email_without_the_picture(rt, monkeypatch):
 def test_a_game_without_a_picture_sends_its_email_without_one(rt, monkeypatch):
     monkeypatch.setattr(CountingRace, "picture", lambda self, view, table: None)
     table = rt.games.create("test-race", PLAYERS, {"target": 30})
-    assert mail_picture(table, 0) is None
+    assert mail_picture(rt.games, table, 0) is None
     jobs.project(table.game_id)
     (mail,) = outbox(rt, "ada@example.com")
     assert mail["inline"] == []

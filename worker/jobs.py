@@ -24,7 +24,7 @@ from datetime import timedelta
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from worker import due, timeouts
+from worker import digest, due, quiet, timeouts
 from worker import notify as mail
 from worker.projection import (
     Notice,
@@ -172,7 +172,9 @@ def sweep() -> int:
             log.exception("sweep: projecting %s failed", game_id)
     for game_id, notice in pending_notices(rt):
         enqueue_notice(rt, game_id, notice)
-    fire_due(rt)
+    fire_due(rt)  # clocks due, whether or not their scheduled jobs survived
+    quiet.sweep(rt)  # held emails whose quiet hours are over
+    digest.sweep(rt)  # daily digests due (every few minutes)
     pipe = rt.redis.pipeline(transaction=False)
     pipe.incr(SWEEP_RUNS)
     pipe.set(SWEEP_LAST, str(time.time()))

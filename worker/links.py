@@ -1,8 +1,10 @@
 """Signed links and tokens (itsdangerous): who a request is, for which game and seat.
 
-Three purposes, each with its own salt so one can never stand in for another:
+Purposes, each with its own salt so one can never stand in for another:
 ``act`` (the one-shot link in a turn email, tied to the version it was sent for),
-``play`` (a player's personal page, many uses) and ``api`` (a player's API bearer token).
+``play`` (a player's personal page, many uses) and ``api`` (a player's API bearer token);
+also ``mute`` and ``me`` (a player's page across all their games: it names a player by the
+SHA-256 of their address, not a game or seat, see :mod:`worker.players`).
 One-shot links are burned in Redis (``SET NX``) by the request that uses them; the marker
 expires with the link's own life (``LINK_MAX_AGE``), after which the link is refused anyway.
 
@@ -21,7 +23,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from events.store import key
 
-PURPOSES = ("act", "play", "api", "mute")
+PURPOSES = ("act", "play", "api", "mute", "me")
 
 
 class LinkError(Exception):
@@ -49,7 +51,7 @@ class Links:
     def __init__(self, secret_key: str, max_age: int, play_max_age: int) -> None:
         self._secret = secret_key
         self.max_age = {"act": max_age, "play": play_max_age, "api": play_max_age,
-                        "mute": play_max_age}
+                        "mute": play_max_age, "me": play_max_age}
 
     def _serializer(self, purpose: str) -> URLSafeTimedSerializer:
         return URLSafeTimedSerializer(self._secret, salt=f"ravenpost-link-{purpose}")
@@ -82,6 +84,27 @@ class Links:
             raise LinkError("This link is not valid.", 403)
         return Link(data["g"], data["s"], purpose, data.get("v"), data.get("n", ""),
                     generation)
+
+
+    def make_me(self, player: str, generation: int = 0) -> str:
+        """A "my games" token for a player id (see :mod:`worker.players`), no game or seat."""
+        return self._serializer("me").dumps({"p": player, "gen": generation})
+
+    def check_me(self, token: str) -> tuple[str, int]:
+        """The (player id, generation) of a "my games" token; LinkError if not valid."""
+        try:
+            data = self._serializer("me").loads(token, max_age=self.max_age["me"])
+        except SignatureExpired:
+            raise LinkError("This link has expired. The next email from Ravenpost carries "
+                            "a fresh one.", 403) from None
+        except BadSignature:
+            raise LinkError("This link is not valid (it may have been cut or altered).",
+                            403) from None
+        if not isinstance(data, dict) or not isinstance(data.get("p"), str) \
+                or not isinstance(data.get("gen"), int) or isinstance(data["gen"], bool) \
+                or data["gen"] < 0:
+            raise LinkError("This link is not valid.", 403)
+        return data["p"], data["gen"]
 
 
 def burn(redis_client, link: Link, ttl: int) -> bool:

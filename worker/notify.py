@@ -28,6 +28,7 @@ from markupsafe import Markup
 from events import votes
 from events.history import forked_from
 from events.store import key
+from worker import players, quiet
 from worker.lease import lease
 from worker.mail import Email, MailError
 from worker.picture_mail import MailPicture, mail_picture
@@ -38,7 +39,7 @@ log = logging.getLogger(__name__)
 
 LEASE_SECONDS = 15  # a crashed send frees its mail this long after its last renewal
 MARKER_SECONDS = int(NOTICE_MAX_PENDING.total_seconds()) + 24 * 3600
-DONE = ("sent", "rejected")
+DONE = ("sent", "rejected", "skipped")  # skipped: see worker.quiet
 
 
 def _local_time(iso: str | None, tz: str | None) -> str | None:
@@ -104,6 +105,7 @@ def _common(rt: Runtime, game_id: str, seat: int, info: dict | None = None) -> d
         "player": info, "game_id": game_id,
         "play_url": rt.url(f"/play/{rt.links.make(game_id, seat, 'play')}"),
         "mute_url": rt.url(f"/mute/{rt.links.make(game_id, seat, 'mute')}"),
+        "my_games_url": players.my_games_url(rt, info.get("email")),
     }
 
 
@@ -149,6 +151,8 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
     reminder: once per turn and ``which`` reminder of it, see events.clocks)."""
     kind = ("remind" + (f"-{which}" if which else "")) if reminder else "turn"
     marker = key(game_id, f"mailed:{kind}:{version}:{seat}")
+    if quiet.intercept(rt, game_id, version, seat, kind, marker):
+        return False  # not now (held for the morning) or not at all (seen, digest)
 
     def build() -> Email | None:
         info = _seat_info(rt, game_id, seat)
@@ -162,7 +166,7 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
             return None  # the turn passed before the mail went out; nothing to say
         table = rt.games.load(game_id)
         deadline = json.loads(awaiting).get("deadline") if awaiting else None
-        board = mail_picture(table, seat, _local_time(deadline, info.get("tz")))
+        board = mail_picture(rt.games, table, seat, _local_time(deadline, info.get("tz")))
         ctx = _common(rt, game_id, seat, info) | {
             "game": table.game, "table": table, "seat": seat, "is_turn": is_turn,
             "invitation": version == 1, "reminder": reminder,
@@ -201,7 +205,7 @@ def send_undo(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
             "move": pending.get("move"), "move_version": pending["to"] + 1}
         return _render(rt, "undo", f"{ctx['asker']} asks to take back a move in "
                        f"{table.game.name}", info["email"], f"undo:{game_id}:{version}:{seat}",
-                       ctx, ctx["mute_url"], mail_picture(table, seat))
+                       ctx, ctx["mute_url"], mail_picture(rt.games, table, seat))
 
     def done() -> None:
         notice_done(rt, game_id, f"undo:{version}:{seat}")
@@ -281,7 +285,7 @@ def send_ended(rt: Runtime, game_id: str, seat: int) -> bool:
         }
         return _render(rt, "ended", f"Game over: {table.game.name}", info["email"],
                        f"ended:{game_id}:{seat}", ctx, ctx["mute_url"],
-                       mail_picture(table, seat))
+                       mail_picture(rt.games, table, seat))
 
     def done() -> None:
         for ident in rt.redis.hkeys(key(game_id, "pending")):

@@ -34,6 +34,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from events.gameplay import GameService
+from events.picture import picture_of
 from events.replay import Table
 from worker.mail import InlineImage
 
@@ -59,21 +61,6 @@ class MailPicture:
     @property
     def src(self) -> str:
         return f"cid:{self.image.cid}"
-
-
-def picture_table(table: Table, seat: int | None, deadline: str | None) -> dict[str, Any]:
-    """The ``table`` argument of :meth:`Game.picture` for ``seat`` (see the protocol).
-
-    Stands in for ``events/picture.py``'s builder until that module exists; ``previous``
-    is None (an email highlights nothing)."""
-    return {"names": list(table.names), "seat": seat, "to_act": sorted(table.to_act()),
-            "deadline": deadline, "version": table.version, "previous": None}
-
-
-def draw(table: Table, seat: int | None, deadline: str | None) -> str | None:
-    """The SVG the rules draw for ``seat`` (from its view only), or None."""
-    game = table.game
-    return game.picture(game.view(table.state, seat), picture_table(table, seat, deadline))
 
 
 _SIZE = re.compile(r"<svg\b[^>]*?\swidth=\"([\d.]+)\"[^>]*?\sheight=\"([\d.]+)\"")
@@ -135,14 +122,16 @@ def svg_to_png(svg: str, width: int = EMAIL_WIDTH) -> tuple[bytes, int, int]:
     return png, int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
 
 
-def mail_picture(table: Table, seat: int | None, deadline: str | None = None,
-                 width: int = EMAIL_WIDTH) -> MailPicture | None:
+def mail_picture(games: GameService, table: Table, seat: int | None,
+                 deadline: str | None = None, width: int = EMAIL_WIDTH) -> MailPicture | None:
     """``seat``'s picture of ``table`` as an inline PNG, or None (no picture for this
-    kind, or it could not be drawn or rendered: logged, never raised)."""
+    kind, or it could not be drawn or rendered: logged, never raised).  Drawn as the page
+    draws it (:func:`events.picture.picture_of`: what changed since the seat's last
+    move is highlighted)."""
     game = table.game
     try:
         started = time.perf_counter()
-        svg = draw(table, seat, deadline)
+        svg = picture_of(games, table, seat, deadline=deadline)
         if not svg:
             return None
         png, shown_width, shown_height = svg_to_png(svg, width)

@@ -28,7 +28,7 @@ from events import envelope as ev
 from events.clocks import iso
 from events.replay import Table
 from events.store import DIRTY, key
-from worker import due, timeouts
+from worker import due, forced, players, timeouts
 from worker.lease import lease
 from worker.runtime import Runtime
 
@@ -88,17 +88,23 @@ def project_game(rt: Runtime, game_id: str,
     """
     deliver = deliver or enqueue_notice
     notices: list[Notice] = []
+    budget = forced.MAX_PER_RUN
     for _ in range(MAX_ROUNDS):
         found: list[Notice] = []
         with lease(rt.redis, key(game_id, "projecting"), LOCK_SECONDS) as held:
             if not held:
                 return notices  # the holder looks again after it lets go
+            # before the fold, so that nobody is emailed about a move played for them
+            budget -= forced.play_forced(rt, game_id, budget)
             found += _project_once(rt, game_id)
         for notice in found:
             deliver(rt, game_id, notice)
         notices += found
         if not _lags(rt, game_id):
             break
+    if budget <= 0 and forced.should_go_on(rt, game_id):  # more forced moves: next run
+        from worker import jobs  # jobs import this module
+        jobs.request_projection(rt.enqueuer, game_id, rt.store.version(game_id))
     return notices
 
 
@@ -195,6 +201,8 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
         due.set_due(rt.redis, game_id, clocks.next_due())
         timeouts.schedule(rt, game_id, clocks)
     # the indexes across games, outside the game's transaction (another hash slot)
+    if not projected:  # a new game (or fork): into its players' "my games" index
+        players.index_game(rt.redis, game_id)
     pipe = rt.redis.pipeline(transaction=False)
     pipe.zadd(LOBBY, {game_id: time.time()})
     if notices:

@@ -12,6 +12,7 @@ from games.architects import (
     black_market,
     captures,
     cards,
+    forced,
     opening,
     presentation,
     scoring,
@@ -233,6 +234,10 @@ class Architects(Game):
     def reveals(self, before: State, after: State, seat: int, move: Move) -> str | None:
         """A take-back is refused once the move turned up a face-down card (see takebacks)."""
         return takebacks.reveals(before, after, seat)
+
+    def forced_move_safe(self, state: State, seat: int, move: Move) -> bool:
+        """See :mod:`games.architects.forced`."""
+        return forced.forced_move_safe(self, state, seat, move)
 
     # -- presentation ------------------------------------------------------------------------
     def move_label(self, state: State, seat: int, move: Move) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 from games.feudum_guilds import (  # noqa: F401
     action_cards,
     fists,
+    forced,
     guilds,
     invariants,
     picture,
@@ -195,6 +196,10 @@ class FeudumGuilds(Game):
         """Why ``move`` cannot be taken back (a seal, a writ or a secret choice came to
         light), or None; see :mod:`games.feudum_guilds.takebacks`."""
         return takebacks.reveals(before, after, seat, move)
+
+    def forced_move_safe(self, state: State, seat: int, move: Move) -> bool:
+        """See :mod:`games.feudum_guilds.forced`."""
+        return forced.forced_move_safe(self, state, seat, move)
 
     # -- presentation --------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

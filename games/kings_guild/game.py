@@ -40,6 +40,7 @@ from typing import Any
 from games.kings_guild import (
     absent,
     cards,
+    forced,
     guild,
     labels,
     picture,
@@ -149,6 +150,10 @@ class KingsGuild(Game):
         treasure or sealed bid shown, the Oracle's look, the end of the game: see
         :mod:`games.kings_guild.takebacks`."""
         return takebacks.reveals(before, after, seat)
+
+    def forced_move_safe(self, state: State, seat: int, move: Move) -> bool:
+        """See :mod:`games.kings_guild.forced`."""
+        return forced.forced_move_safe(self, state, seat, move)
 
     def move_label(self, state: State, seat: int, move: Move) -> str:
         return labels.move_label(state, seat, move)

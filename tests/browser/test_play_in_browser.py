@@ -3,47 +3,16 @@
 from __future__ import annotations
 
 import os
-import shutil
-import socket
-import threading
 
 import pytest
-from werkzeug.serving import make_server
+
+# The fixtures live in conftest.py; named here too for tests that import them from this
+# module (test_email_in_browser.py does).
+from tests.browser import conftest as _fixtures
+
+live_server, page = _fixtures.live_server, _fixtures.page
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-@pytest.fixture
-def live_server(real_redis):
-    from service import create_app
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    base = f"http://127.0.0.1:{port}"
-    app = create_app({"REDIS_CLIENT": real_redis, "RUN_JOBS_INLINE": True,
-                      "SECRET_KEY": "browser-test", "BASE_URL": base})
-    server = make_server("127.0.0.1", port, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield base
-    server.shutdown()
-
-
-@pytest.fixture
-def page():
-    if not CHROMIUM:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed (apt-get install chromium)")
-        pytest.skip("chromium is not installed")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        yield browser.new_page()
-        browser.close()
 
 
 def test_start_a_game_and_move_through_the_email_link(live_server, page, tmp_path):
@@ -62,7 +31,7 @@ def test_start_a_game_and_move_through_the_email_link(live_server, page, tmp_pat
     page.goto(move_link)
     assert "Your move" in page.content()
     page.check("input[name=move] >> nth=1")
-    page.click("text=Make this move")
+    page.click("button:has-text('Make this move')")
     page.wait_for_selector("text=Your move was recorded")
     page.screenshot(path=os.environ.get("RAVENPOST_SCREENSHOT", str(tmp_path / "move.png")),
                     full_page=True)
@@ -74,7 +43,7 @@ def test_start_a_game_and_move_through_the_email_link(live_server, page, tmp_pat
 
 @pytest.mark.parametrize("kind", [k for k in ("kings-guild", "architects", "feudum-guilds")])
 def test_each_shipped_game_starts_in_the_lobby_and_takes_a_move_from_the_email(
-        live_server, page, kind):
+        live_server, page, phone, shots, kind):
     page.goto(live_server + "/")
     page.select_option("select[name=game]", kind)
     for i, name in enumerate(["Ada", "Bo", "Cy"]):
@@ -84,10 +53,15 @@ def test_each_shipped_game_starts_in_the_lobby_and_takes_a_move_from_the_email(
     assert "has begun" in page.content()
     page.goto(live_server + "/dev/mail/")
     page.locator("a", has_text="Your move").first.click()
-    page.goto(page.locator("pre a[href*='/m/']").first.get_attribute("href"))
+    link = page.locator("pre a[href*='/m/']").first.get_attribute("href")
+    page.goto(link)
+    page.screenshot(path=str(shots / f"{kind}-1280.png"), full_page=True)
+    phone.goto(link)
+    phone.screenshot(path=str(shots / f"{kind}-390.png"), full_page=True)
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     if page.locator("input[name=move]").count():
         page.locator("input[name=move]").first.check()
     else:
         page.select_option("select[name=move]", index=0)
-    page.click("text=Make this move")
+    page.click("button:has-text('Make this move')")
     page.wait_for_selector("text=Your move was recorded")

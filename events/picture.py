@@ -1,0 +1,160 @@
+"""The picture of a game as one seat sees it: the ``table`` facts and a bounded cache.
+
+The web page, the history scrubber and the worker's emails all draw pictures through
+:func:`picture_for`, so they agree on what a seat was shown.  It uses only ``events/``
+and ``games/`` (the worker imports no ``service/`` code).
+
+``table`` (see :meth:`games.protocol.Game.picture`) is built here and only here:
+
+* ``deadline``: the deadline of the turn now awaited, as the read model ``awaiting``
+  holds it (the viewer's own if the viewer is to act, else the earliest among the seats
+  to act), written in the viewer's time zone; None for a past version, whose deadline
+  the read model no longer holds.
+* ``previous``: the view this seat had right after its last move at or before the
+  version drawn (what changed since is highlighted); None before its first move.
+
+Pictures are cached per (game, version, seat, deadline) in a bounded LRU: a version
+never changes once written, so an entry is only ever evicted, never stale.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime
+from types import EllipsisType
+from typing import Any, Protocol
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from events import envelope as ev
+from events.gameplay import GameService
+from events.replay import Table
+from events.store import LRU, UnknownGame, key
+from games.protocol import Game
+
+log = logging.getLogger(__name__)
+
+PICTURES_KEPT = 512  # per process
+LAST_MOVE_LOOKBACK = 200  # events searched back for the seat's last move
+
+_pictures = LRU(PICTURES_KEPT)
+
+
+class HasGames(Protocol):
+    games: GameService
+
+
+def local_time(iso: str | None, tz: str | None) -> str | None:
+    """An ISO time as the viewer reads it, e.g. ``Tuesday 01 December 2026, 09:30 CET``."""
+    if not iso:
+        return None
+    try:
+        zone = ZoneInfo(tz or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    return datetime.fromisoformat(iso).astimezone(zone).strftime("%A %d %B %Y, %H:%M %Z")
+
+
+def _service(rt_or_games: HasGames | GameService) -> GameService:
+    return rt_or_games if isinstance(rt_or_games, GameService) else rt_or_games.games
+
+
+def seat_clock(games: GameService, game_id: str, seat: int | None,
+               to_act: set[int]) -> tuple[str | None, str]:
+    """The awaited turn's deadline (ISO, UTC) as ``seat`` should see it, or None, and the
+    time zone the seat chose in the lobby (UTC for a spectator): one round trip.
+
+    The deadline is the seat's own while it is to act, else the earliest of the seats
+    that are (the read model ``awaiting`` holds them)."""
+    pipe = games.store.redis.pipeline(transaction=False)
+    pipe.hgetall(key(game_id, "awaiting"))
+    pipe.get(key(game_id, "seats"))
+    raw, seats_raw = pipe.execute()
+    seats = json.loads(seats_raw) if seats_raw else []
+    tz = "UTC"
+    if seat is not None and 0 <= seat < len(seats):
+        tz = seats[seat].get("tz") or "UTC"
+    deadlines = {int(s): json.loads(v).get("deadline") for s, v in (raw or {}).items()}
+    if seat in to_act and deadlines.get(seat):
+        return deadlines[seat], tz
+    found = sorted(d for s, d in deadlines.items() if s in to_act and d)
+    return (found[0] if found else None), tz
+
+
+def deadline_text(games: GameService, game_id: str, seat: int | None,
+                  to_act: set[int]) -> str | None:
+    """The awaited turn's deadline written in ``seat``'s time zone, or None."""
+    return local_time(*seat_clock(games, game_id, seat, to_act))
+
+
+def previous_view(games: GameService, table: Table, seat: int | None) -> dict[str, Any] | None:
+    """The view ``seat`` had right after its last move at or before ``table.version``
+    that still stands (a move taken back or rewound is not one)."""
+    if seat is None:
+        return None
+    undone_after = table.version  # moves after this version were taken back or rewound
+    for event in games.store.latest(table.game_id, LAST_MOVE_LOOKBACK, end=table.version):
+        if event.version > undone_after:
+            continue  # taken back (a rewind in here was undone with it)
+        if event.type == ev.REWOUND:
+            undone_after = event.data["to"]
+        elif event.type == ev.MOVE_PLAYED and event.data.get("seat") == seat:
+            if event.version == table.version:
+                return None  # its own move is the latest change: nothing to point out
+            try:
+                then = games.load(table.game_id, at=event.version)
+            except UnknownGame:
+                return None
+            return then.game.view(then.state, seat)
+    return None
+
+
+def table_for(games: GameService, table: Table, seat: int | None, latest: bool = True,
+              deadline: str | None | EllipsisType = ...) -> dict[str, Any]:
+    """The ``table`` argument of :meth:`Game.picture` for ``seat`` at ``table``'s version
+    (``latest``: it is the game's current version, so the deadline applies; ``deadline``:
+    its text if the caller has it already)."""
+    to_act = table.to_act()
+    if not latest:
+        deadline = None
+    elif deadline is ...:
+        deadline = deadline_text(games, table.game_id, seat, to_act)
+    return {"names": list(table.names), "seat": seat, "to_act": sorted(to_act),
+            "deadline": deadline, "version": table.version,
+            "previous": previous_view(games, table, seat)}
+
+
+def picture_of(games: GameService, table: Table, seat: int | None, latest: bool = True,
+               deadline: str | None | EllipsisType = ...) -> str | None:
+    """The SVG picture of ``table`` for ``seat`` (None: the game draws none or failed);
+    ``deadline`` as :func:`table_for` takes it."""
+    game = table.game
+    if type(game).picture is Game.picture:  # the protocol's default draws nothing
+        return None
+    if not latest:
+        deadline = None
+    elif deadline is ...:
+        deadline = deadline_text(games, table.game_id, seat, table.to_act())
+    name = f"{table.game_id}:{table.version}:{seat}:{deadline}"
+    cached = _pictures.get(name)
+    if cached is not None:
+        return cached or None
+    try:
+        svg = game.picture(game.view(table.state, seat),
+                           table_for(games, table, seat, latest, deadline))
+    except Exception:  # a picture is a nicety: the page and the email go out without it
+        log.warning("could not draw the %s picture of %s", table.kind, table.game_id,
+                    exc_info=True)
+        svg = None
+    _pictures[name] = svg or ""
+    return svg
+
+
+def picture_for(rt_or_games: HasGames | GameService, game_id: str, seat: int | None,
+                at: int | None = None) -> str | None:
+    """The SVG picture of game ``game_id`` as ``seat`` sees it at version ``at`` (default:
+    now), or None if the game draws none.  Takes a Runtime or a GameService."""
+    games = _service(rt_or_games)
+    table = games.load(game_id, at=at)
+    latest = at is None or at == games.store.version(game_id)
+    return picture_of(games, table, seat, latest)

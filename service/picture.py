@@ -1,0 +1,143 @@
+"""What the game page needs beyond the view: the moves as the step builder reads them,
+and the chart of scores over a finished game.
+
+The picture itself and its ``table`` are built in :mod:`events.picture` (the worker's
+emails draw the same one); this module is the web side only.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from numbers import Real
+from typing import Any
+
+from events.gameplay import GameService
+from events.store import LRU
+from games import svg
+from games.protocol import Game, State
+
+CHART_POINTS = 100  # versions sampled at most for the score chart
+CHARTS_KEPT = 128
+
+_charts = LRU(CHARTS_KEPT)
+
+
+def move_choices(game: Game, state: State, seat: int,
+                 moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The legal moves as the form and the step builder show them: ``value`` (the JSON the
+    form posts), ``label``, ``type``, ``steps`` and ``targets`` (see the game protocol)."""
+    out = []
+    for move in moves:
+        try:
+            steps = game.move_steps(state, seat, move) or []
+            targets = list(game.move_targets(move) or [])
+        except Exception:  # a presentation bug must not hide a legal move: one plain step
+            steps, targets = [], []
+        label = game.move_label(state, seat, move)
+        out.append({"value": json.dumps(move, sort_keys=True), "type": move.get("type", ""),
+                    "label": label,
+                    "steps": [{"label": str(s.get("label", "")), "group": s.get("group")}
+                              for s in steps] or [{"label": label, "group": None}],
+                    "targets": [str(t) for t in targets]})
+    return out
+
+
+SCORE_FIELDS = ("score", "prestige", "vp")  # a player's public score in a view's players
+SEAT_LISTS = ("players", "guilds", "seats")  # a view's per-seat lists, seat order
+
+
+def _scores_of(value: Any, n: int) -> list[float | None] | None:
+    """Scores by seat as numbers, from what views and outcomes hold: a list by seat
+    (seats past ``n``, such as an automaton, are left out), ``{"totals": [...]}``, or a
+    dict keyed by seat; None if there are none."""
+    if isinstance(value, dict):
+        value = value["totals"] if isinstance(value.get("totals"), list) else [
+            value.get(str(s), value.get(s)) for s in range(n)]  # type: ignore[call-overload]
+    if not isinstance(value, list) or len(value) < n:
+        return None
+    out = [float(v) if isinstance(v, Real) and not isinstance(v, bool) else None
+           for v in value[:n]]
+    return out if any(v is not None for v in out) else None
+
+
+def view_scores(view: dict[str, Any], n: int) -> list[float | None] | None:
+    """The public scores a view shows: its ``scores``, else the score, prestige or VP of
+    each entry of its per-seat list (``players``, ``guilds`` or ``seats``)."""
+    scores = _scores_of(view.get("scores"), n)
+    for key in SEAT_LISTS:
+        seats = view.get(key)
+        if scores is not None or not isinstance(seats, list) or len(seats) < n \
+                or not all(isinstance(p, dict) for p in seats[:n]):
+            continue
+        for name in SCORE_FIELDS:
+            scores = _scores_of([p.get(name) for p in seats[:n]], n)
+            if scores is not None:
+                break
+    return scores
+
+
+def score_series(games: GameService, game_id: str, seat: int
+                 ) -> list[tuple[int, list[float | None]]]:
+    """Public scores over the game as ``seat`` saw them: ``(version, scores by seat)`` at
+    most :data:`CHART_POINTS` sampled versions (the view's ``scores`` field), ending with
+    the outcome's.  One fold of the log; cached per (game, version, seat)."""
+    last = games.store.version(game_id)
+    name = f"{game_id}:{last}:{seat}"
+    cached = _charts.get(name)
+    if cached is not None:
+        return cached
+    every = max(1, math.ceil(last / CHART_POINTS))
+    series: list[tuple[int, list[float | None]]] = []
+    for table, _event in games.replayer.walk(game_id):
+        if table is None or table.version % every:
+            continue
+        scores = view_scores(table.game.view(table.state, seat), len(table.names))
+        if scores is not None:
+            series.append((table.version, scores))
+    final = games.load(game_id)
+    outcome = final.outcome() or {}
+    scores = _scores_of(outcome.get("scores"), len(final.names))
+    if scores is not None:
+        series = [p for p in series if p[0] < final.version] + [(final.version, scores)]
+    _charts[name] = series
+    return series
+
+
+def score_chart(series: list[tuple[int, list[float | None]]], names: list[str]) -> str | None:
+    """An SVG line chart of ``series`` (one line per seat, in its colour); None if fewer
+    than two points."""
+    if len(series) < 2:
+        return None
+    width, height, left, right, top, bottom = 640, 260, 48, 16, 40, 36
+    versions = [v for v, _ in series]
+    values = [x for _, scores in series for x in scores if x is not None]
+    lo, hi = min(0.0, min(values)), max(1.0, max(values))
+    v0, v1 = versions[0], max(versions[-1], versions[0] + 1)
+
+    def at(version: int, value: float) -> tuple[float, float]:
+        x = left + (width - left - right) * (version - v0) / (v1 - v0)
+        y = height - bottom - (height - top - bottom) * (value - lo) / (hi - lo)
+        return x, y
+
+    d = svg.Drawing(width, height, title="Scores over the game",
+                    description="; ".join(f"{names[s]} ended on {series[-1][1][s]:g}"
+                                          for s in range(len(names))
+                                          if series[-1][1][s] is not None))
+    d.line(left, top - 6, left, height - bottom)
+    d.line(left, height - bottom, width - right, height - bottom)
+    for value in (lo, (lo + hi) / 2, hi):
+        _, y = at(v0, value)
+        d.text(left - 6, y + 4, f"{value:g}", size=11, anchor="end", fill=svg.MUTED)
+    for version, anchor in ((v0, "start"), (v1, "end")):
+        x, _ = at(version, lo)
+        d.text(x, height - bottom + 16, f"move {version}", size=11, anchor=anchor,
+               fill=svg.MUTED)
+    for seat, name in enumerate(names):
+        colour = svg.seat_colour(seat)
+        points = [at(v, s[seat]) for v, s in series if s[seat] is not None]
+        for (x1, y1), (x2, y2) in zip(points, points[1:], strict=False):
+            d.line(x1, y1, x2, y2, stroke=colour, stroke_width=2.5)
+        d.circle(left + 10 + 130 * seat, 16, 6, fill=colour, stroke=None)
+        d.text(left + 20 + 130 * seat, 21, name, size=13)
+    return d.render()

@@ -1,0 +1,235 @@
+"""The game page draws the table and embeds the moves; the scrubber shows the past as the
+seat saw it then, never a later view, redacted for that seat."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+
+import pytest
+
+from events.picture import picture_for
+from tests.support import PLAYERS, admin_headers
+
+
+@pytest.fixture
+def game(client, rt):
+    reply = client.post("/api/v1/games", headers=admin_headers(), json={
+        "game": "test-race", "players": PLAYERS[:2], "options": {"target": 60, "pairs": True}})
+    return reply.json["id"]
+
+
+def personal(rt, gid: str, seat: int) -> str:
+    return "/play/" + rt.links.make(gid, seat, "play")
+
+
+def play(rt, gid: str, seat: int, move: dict) -> None:
+    rt.games.play(gid, seat, move, rt.store.version(gid))
+
+
+def moves_data(page: str) -> list[dict]:
+    found = re.search(r'<script type="application/json" id="moves-data"[^>]*>(.*?)</script>',
+                      page, re.S)
+    assert found, "no embedded moves"
+    return json.loads(found.group(1))
+
+
+def ante_all(rt, gid: str) -> None:
+    for seat in (0, 1):
+        play(rt, gid, seat, {"type": "ante", "amount": 2 + seat})
+
+
+def test_the_page_inlines_the_pictures_svg_above_the_tables(client, rt, game):
+    page = client.get(personal(rt, game, 0)).get_data(as_text=True)
+    assert '<figure class="card picture" id="picture"><svg' in page
+    assert page.index('id="picture"') < page.index("<pre>")  # the position's detail follows
+    assert 'data-target="ante:2"' in page
+
+
+def test_the_page_embeds_every_legal_move_with_its_steps_and_targets(client, rt, game):
+    ante_all(rt, game)
+    page = client.get(personal(rt, game, 0)).get_data(as_text=True)
+    embedded = moves_data(page)
+    table = rt.games.load(game)
+    legal = table.game.legal_moves(table.state, 0)
+    assert [json.loads(m["value"]) for m in embedded] == legal
+    pair = next(m for m in embedded if json.loads(m["value"])["type"] == "pair")
+    assert [s["group"] for s in pair["steps"]] == [None, "cards", "cards"]
+    assert all(t.startswith("card:") for t in pair["targets"])
+    radios = {unescape(v) for v in re.findall(r'name="move" value="([^"]+)"', page)}
+    assert {m["value"] for m in embedded} == radios  # the builder fills the radio list
+
+
+def test_the_embedded_moves_cannot_close_their_script_block(client, rt, game):
+    page = client.get(personal(rt, game, 0)).get_data(as_text=True)
+    block = re.search(r'id="moves-data"[^>]*>(.*?)</script>', page, re.S).group(1)
+    assert "<" not in block and ">" not in block
+
+
+def test_a_seat_that_does_not_act_gets_no_moves_block(client, rt, game):
+    play(rt, game, 0, {"type": "ante", "amount": 1})
+    page = client.get(personal(rt, game, 0)).get_data(as_text=True)
+    assert "moves-data" not in page and 'id="picture"' in page
+
+
+def test_the_picture_shows_only_the_viewers_hand(rt, game):
+    ante_all(rt, game)
+    state = rt.games.load(game).state
+    mine, theirs = state["hands"][0], state["hands"][1]
+    svg = picture_for(rt, game, 0)
+    cards = {t for t in re.findall(r'data-target="([^"]+)"', svg) if t.startswith("card:")}
+    assert cards == {f"card:{c}" for c in mine}
+    assert len(re.findall(r'<rect [^>]*fill="#6b3e26"', svg)) == len(theirs)  # backs only
+
+
+def test_the_deadline_is_shown_in_the_viewers_time_zone(client, rt):
+    players = [dict(PLAYERS[0], tz="Asia/Tokyo"), dict(PLAYERS[1], tz="America/New_York")]
+    gid = client.post("/api/v1/games", headers=admin_headers(), json={
+        "game": "test-race", "players": players, "deadline_hours": 24}).json["id"]
+    tokyo = client.get(personal(rt, gid, 0)).get_data(as_text=True)
+    new_york = client.get(personal(rt, gid, 1)).get_data(as_text=True)
+    assert re.search(r'id="deadline">Your move is due by [^<]* JST', tokyo)
+    assert re.search(r'id="deadline">Your move is due by [^<]* E[SD]T', new_york)
+
+
+def test_the_scrubber_shows_a_past_version_as_that_seat_saw_it(client, rt, game):
+    ante_all(rt, game)
+    at = rt.store.version(game)
+    before = rt.games.load(game, at=at)
+    mine = list(before.state["hands"][0])
+    card = mine[0]
+    play(rt, game, 0, {"type": "play", "card": card})
+    page = client.get(f"{personal(rt, game, 0)}/at/{at}").get_data(as_text=True)
+    for c in mine:  # the hand as it was, the played card still in it
+        assert f'data-target="card:{c}"' in page
+    assert f"move {at} of {at + 1}" in page
+    assert 'rel="next"' in page
+
+
+def test_the_scrubber_is_redacted_for_the_seat_that_asks(client, rt, game):
+    play(rt, game, 0, {"type": "ante", "amount": 3})
+    at = rt.store.version(game)
+    theirs = client.get(f"{personal(rt, game, 1)}/at/{at}").get_data(as_text=True)
+    mine = client.get(f"{personal(rt, game, 0)}/at/{at}").get_data(as_text=True)
+    assert "ante 3" in mine and "Ada antes 3" in mine
+    assert "ante 3" not in theirs and "ante hidden" in theirs and "antes 3" not in theirs
+
+
+def test_the_scrubber_never_shows_a_later_version(client, rt, game):
+    last = rt.store.version(game)
+    assert client.get(f"{personal(rt, game, 0)}/at/{last + 1}").status_code == 404
+    assert client.get(f"{personal(rt, game, 0)}/at/0").status_code == 404
+    page = client.get(f"{personal(rt, game, 0)}/at/{last}").get_data(as_text=True)
+    assert 'rel="next"' not in page
+
+
+def test_the_scrubber_needs_a_personal_link(client, rt, game):
+    act = rt.links.make(game, 0, "act", rt.store.version(game))
+    assert client.get(f"/play/{act}/at/1").status_code in (401, 403)
+
+
+def test_a_finished_game_shows_a_chart_of_the_scores(client, rt):
+    gid = client.post("/api/v1/games", headers=admin_headers(), json={
+        "game": "test-race", "players": PLAYERS[:2], "options": {"target": 12}}).json["id"]
+    ante_all(rt, gid)
+    while not rt.games.load(gid).ended:
+        table = rt.games.load(gid)
+        [seat] = table.to_act()
+        play(rt, gid, seat, table.game.legal_moves(table.state, seat)[0])
+    page = client.get(personal(rt, gid, 0)).get_data(as_text=True)
+    assert 'id="score-chart"><svg' in page
+    scores = rt.games.load(gid).outcome()["scores"]
+    assert f"Ada ended on {scores[0]}" in page
+
+
+def test_the_lobby_shows_a_bad_email_beside_its_field(client):
+    page = client.get("/").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    reply = client.post("/games", data={"csrf_token": token, "game": "test-race",
+                                        "name0": "Ada", "email0": "not an email",
+                                        "name1": "Bo", "email1": "bo@example.com",
+                                        "tz1": "Mars/Olympus"})
+    page = reply.get_data(as_text=True)
+    assert reply.status_code == 400
+    assert re.search(r'name="email0"[^>]*aria-invalid="true"[^>]*>'
+                     r'<span class="field-error" id="err-email0">not a valid email', page)
+    assert re.search(r'<span class="field-error" id="err-tz1">[^<]*Mars/Olympus', page)
+    assert "err-email1" not in page
+
+
+def test_the_lobby_offers_every_time_zone(client):
+    page = client.get("/").get_data(as_text=True)
+    assert '<option value="Europe/Paris">' in page and 'list="time-zones"' in page
+
+
+def test_the_picture_highlights_what_changed_since_the_seats_last_move(rt, game):
+    ante_all(rt, game)
+    table = rt.games.load(game)
+    play(rt, game, 0, {"type": "play", "card": table.state["hands"][0][0]})
+    assert 'class="changed"' not in picture_for(rt, game, 0)  # its own move is the latest
+    table = rt.games.load(game)
+    play(rt, game, 1, {"type": "play", "card": table.state["hands"][1][0]})
+    assert 'class="changed"' in picture_for(rt, game, 0)  # Bo's card moved the total
+
+
+def test_the_table_facts_are_those_of_the_version_drawn(rt, game):
+    from events.picture import table_for
+    play(rt, game, 0, {"type": "ante", "amount": 1})
+    at = rt.store.version(game)
+    play(rt, game, 1, {"type": "ante", "amount": 2})
+    then = table_for(rt.games, rt.games.load(game, at=at), 0, latest=False)
+    assert then["version"] == at and then["to_act"] == [1] and then["deadline"] is None
+    assert then["names"] == ["Ada", "Bo"] and then["seat"] == 0
+    assert then["previous"] is None  # Ada's ante is the version drawn
+
+
+def test_the_worker_and_the_page_draw_the_same_picture(rt, game):
+    assert picture_for(rt.games, game, 1) == picture_for(rt, game, 1)
+    assert picture_for(rt, game, 1, at=1) is not None
+
+
+def test_a_game_without_a_picture_draws_none(rt, monkeypatch):
+    from games.protocol import Game
+    from tests.platform_game import CountingRace
+    monkeypatch.setattr(CountingRace, "picture", Game.picture)
+    gid = rt.games.create("test-race", PLAYERS).game_id
+    assert picture_for(rt, gid, 0) is None
+
+
+@pytest.mark.parametrize("view, scores", [
+    ({"scores": [3, 5]}, [3.0, 5.0]),
+    ({"scores": {"totals": [7, 2, 9], "final": False}}, [7.0, 2.0]),  # an automaton last
+    ({"scores": {"0": 1, "1": 4}}, [1.0, 4.0]),
+    ({"players": [{"prestige": 6}, {"prestige": 0}]}, [6.0, 0.0]),
+    ({"guilds": [{"vp": 1}, {"vp": 2}], "specialist_row": [{"prestige": 9}] * 2}, [1.0, 2.0]),
+    ({"players": [{"name": "Ada"}, {"name": "Bo"}]}, None),
+    ({"scores": [True, "x"]}, None),
+])
+def test_the_chart_reads_the_public_scores_a_view_shows(view, scores):
+    from service.picture import view_scores
+    assert view_scores(view, 2) == scores
+
+
+def test_a_taken_back_move_is_not_the_one_changes_are_shown_since(rt, game):
+    from events.picture import previous_view
+    play(rt, game, 0, {"type": "ante", "amount": 1})
+    first = rt.games.load(game).game.view(rt.games.load(game).state, 0)
+    play(rt, game, 1, {"type": "ante", "amount": 2})
+    table = rt.games.load(game)
+    play(rt, game, 0, {"type": "play", "card": table.state["hands"][0][0]})
+    rt.games.rewind(game, rt.store.version(game) - 1, "test", "admin",
+                    expected_version=rt.store.version(game))
+    assert previous_view(rt.games, rt.games.load(game), 0) == first  # the ante, not the card
+
+
+def test_the_lobby_shows_bad_quiet_hours_beside_their_row(client):
+    page = client.get("/").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    reply = client.post("/games", data={"csrf_token": token, "game": "test-race",
+                                        "name0": "Ada", "email0": "ada@example.com",
+                                        "name1": "Bo", "email1": "bo@example.com",
+                                        "quiet1": "25-3"})
+    assert reply.status_code == 400
+    assert re.search(r'<span class="field-error" id="err-quiet1">write them as two different',
+                     reply.get_data(as_text=True))

@@ -1,0 +1,218 @@
+"""Emails people want: no reminder for a player who just looked, none at night, and no
+single turn emails for a player who takes the daily digest.
+
+:func:`intercept` is the one call the send path makes (``worker.notify.send_turn``),
+before anything is sent.  It answers True when the email is not to go now:
+
+* a *reminder* for a seat whose player opened the game (act link, personal page, API
+  ``GET`` with their token) in the last ``SEEN_SECONDS``: skipped;
+* a *turn* email (not the invitation) for a player who chose the daily digest: skipped,
+  the digest lists the game (:mod:`worker.digest`);
+* a turn or reminder email that would arrive in the player's quiet hours (in their time
+  zone; default 22:00-08:00, ``QUIET_HOURS`` sets the default, each player may change
+  it): *held*, and sent when the quiet hours end.
+
+A skipped email is settled with the email's own once-marker (value ``skipped``) and its
+notice is done, so nothing retries it.  A held email keeps its marker unset (it has not
+gone) and is recorded in the sorted set ``HELD`` (member ``game|version|seat|kind``,
+score: when the quiet hours end) and as an RQ scheduled job with a deterministic id
+(``held:<game>:<version>:<seat>:<kind>``); its notice is done, so the sweep does not
+resend it every minute of the night.  The job sends through the same send path (same
+marker: still once) and then drops the member; the sweep (:func:`sweep`) enqueues the
+job again for a member whose time has come, should the scheduled job be lost.
+
+"Last seen" is a per-seat key (``seen:<seat>``, the time as its value, living
+``SEEN_SECONDS``), written by one command on those GETs: it changes no game state.
+
+Times come from :func:`now`, which tests replace (a controllable clock, never sleeps).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import UTC, datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from events.store import key
+from worker import players
+from worker.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+SEEN_SECONDS = 3600  # a reminder is not sent to a player who looked this recently
+HELD = "rp:held"  # sorted set: "game|version|seat|kind" -> unix time it may be sent
+HELD_MAX_AGE = timedelta(days=7)  # a held email older than this is given up (logged)
+SWEEP_GRACE = 60  # seconds the scheduled job has to run before the sweep enqueues it too
+SKIPPED = "skipped"  # once-marker value of an email that was not needed
+
+
+def now() -> datetime:
+    """The current time (UTC) by the same clock as votes (``worker.notify.vote_time``):
+    the runtime's ``CLOCK`` setting, else the runtime's own clock where it has one, else
+    the system's; tests may also replace this function."""
+    from worker.runtime import runtime
+    try:
+        rt = runtime()
+    except RuntimeError:  # no runtime in this process (a pure unit test)
+        return datetime.now(UTC)
+    clock = rt.config.get("CLOCK") or getattr(rt, "now", None)
+    return clock() if clock else datetime.now(UTC)
+
+
+def zone(name: str | None) -> ZoneInfo:
+    """The time zone ``name``, UTC if it is unknown."""
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+# -- last seen ---------------------------------------------------------------------------
+def seen(client, game_id: str, seat: int) -> None:
+    """Note that ``seat``'s player opened the game now (one command; no game state)."""
+    try:
+        client.set(key(game_id, f"seen:{seat}"), f"{now().timestamp():.0f}", ex=SEEN_SECONDS)
+    except Exception:  # a page view must never fail for want of this note
+        log.warning("could not note that seat %s looked at game %s", seat, game_id,
+                    exc_info=True)
+
+
+def seen_recently(raw: str | None, at: datetime) -> bool:
+    """Whether a ``seen`` value means "looked within ``SEEN_SECONDS`` of ``at``"."""
+    try:
+        return raw is not None and at.timestamp() - float(raw) < SEEN_SECONDS
+    except ValueError:
+        return False
+
+
+# -- quiet hours -------------------------------------------------------------------------
+def default_quiet(config: dict) -> tuple[int, int] | None:
+    """The quiet hours of players who did not choose: ``QUIET_HOURS`` ("22-8", "off")."""
+    text = str(config.get("QUIET_HOURS") or "22-8")
+    if text == "off":
+        return None
+    parsed = players.parse_prefs({"quiet": text})["quiet"]
+    return parsed
+
+
+def quiet_until(at: datetime, tz: str | None, quiet: tuple[int, int] | None) -> datetime | None:
+    """When the quiet hours around ``at`` end (UTC), or None if ``at`` is not in them.
+
+    ``quiet`` is (start, end) in local whole hours, end excluded; a start after the end
+    spans midnight (22-8).  The end is the local wall-clock hour, so a DST change in
+    the night moves it with the clocks."""
+    if quiet is None:
+        return None
+    start, end = quiet
+    where = zone(tz)
+    local = at.astimezone(where)
+    hour = local.hour + local.minute / 60 + local.second / 3600
+    inside = start <= hour < end if start < end else (hour >= start or hour < end)
+    if not inside:
+        return None
+    day = local.date() if hour < end else local.date() + timedelta(days=1)
+    return datetime.combine(day, time(end), tzinfo=where).astimezone(UTC)
+
+
+def player_quiet(prefs: dict, config: dict) -> tuple[int, int] | None:
+    """A player's quiet hours: their own choice if they made one, else the default."""
+    return prefs["quiet"] if prefs.get("chosen") else default_quiet(config)
+
+
+def read_prefs(client, pid: str) -> dict:
+    """The player's settings, with ``chosen`` true if they set their quiet hours."""
+    raw = client.hgetall(players.pkey(pid, "prefs"))
+    return players.parse_prefs(raw) | {"chosen": bool(raw.get("quiet"))}
+
+
+# -- the send path -----------------------------------------------------------------------
+def intercept(rt: Runtime, game_id: str, version: int, seat: int, kind: str,
+              marker: str) -> bool:
+    """Whether the ``kind`` email ("turn" or "remind") of ``seat``'s turn begun at
+    ``version`` is *not* to be sent now: skipped or held (see the module docstring).
+    False leaves everything to the usual send (which also covers a mail sent already)."""
+    pipe = rt.redis.pipeline(transaction=False)
+    pipe.get(marker)
+    pipe.get(key(game_id, "seats"))
+    pipe.get(key(game_id, f"seen:{seat}"))
+    done, seats_raw, seen_raw = pipe.execute()
+    if done is not None:
+        return False  # sent or settled: the send path says so
+    seats = json.loads(seats_raw) if seats_raw else []
+    info = seats[seat] if seat < len(seats) else {}
+    if not info.get("email") or info.get("muted"):
+        return False
+    at = now()
+    if kind == "remind" and seen_recently(seen_raw, at):
+        _settle(rt, game_id, version, seat, kind, marker)
+        return True
+    prefs = read_prefs(rt.redis, players.player_id(info["email"]))
+    if kind == "turn" and version != 1 and prefs["digest"] is not None:
+        _settle(rt, game_id, version, seat, kind, marker)  # the daily digest lists it
+        return True
+    until = quiet_until(at, prefs["tz"] or info.get("tz"), player_quiet(prefs, rt.config))
+    if until is None:
+        return False
+    hold(rt, game_id, version, seat, kind, until, at)
+    return True
+
+
+def _settle(rt: Runtime, game_id: str, version: int, seat: int, kind: str,
+            marker: str) -> None:
+    from worker.notify import MARKER_SECONDS
+    from worker.projection import notice_done
+    rt.redis.set(marker, SKIPPED, ex=MARKER_SECONDS, nx=True)
+    if kind == "turn":
+        notice_done(rt, game_id, f"turn:{version}:{seat}")
+
+
+def _member(game_id: str, version: int, seat: int, kind: str) -> str:
+    return f"{game_id}|{version}|{seat}|{kind}"
+
+
+def hold(rt: Runtime, game_id: str, version: int, seat: int, kind: str, until: datetime,
+         at: datetime) -> None:
+    """Keep the email for when the quiet hours end: recorded, then scheduled."""
+    from worker.projection import notice_done
+    rt.redis.zadd(HELD, {_member(game_id, version, seat, kind): until.timestamp()})
+    rt.enqueuer.enqueue(release, game_id, version, seat, kind,
+                        job_id=f"held:{game_id}:{version}:{seat}:{kind}",
+                        delay=max(until - at, timedelta(seconds=1)))
+    if kind == "turn":  # recorded in HELD now: the sweep need not resend it all night
+        notice_done(rt, game_id, f"turn:{version}:{seat}")
+    log.info("held the %s email of game %s seat %s until %s", kind, game_id, seat, until)
+
+
+def release(game_id: str, version: int, seat: int, kind: str) -> bool:
+    """RQ job: send a held email (through the usual path, so still once)."""
+    from worker import jobs
+    from worker.runtime import runtime
+
+    rt = runtime()
+    sent = (jobs.remind if kind == "remind" else jobs.notify)(game_id, version, seat)
+    member = _member(game_id, version, seat, kind)
+    due = rt.redis.zscore(HELD, member)
+    if due is not None and due <= now().timestamp():  # not held again for later
+        rt.redis.zrem(HELD, member)
+    return bool(sent)
+
+
+def sweep(rt: Runtime) -> int:
+    """Enqueue the held emails whose time has come (their scheduled job may be lost);
+    give up those held longer than ``HELD_MAX_AGE``.  Returns how many were enqueued."""
+    at = now().timestamp()
+    stale = at - HELD_MAX_AGE.total_seconds()
+    count = 0
+    for member, due in rt.redis.zrangebyscore(HELD, "-inf", at - SWEEP_GRACE,
+                                               withscores=True):
+        if due < stale:
+            log.error("gave up the held email %s: still not sent after %s", member,
+                      HELD_MAX_AGE)
+            rt.redis.zrem(HELD, member)
+            continue
+        game_id, version, seat, kind = member.split("|")
+        rt.enqueuer.enqueue(release, game_id, int(version), int(seat), kind,
+                            job_id=f"held:{game_id}:{version}:{seat}:{kind}")
+        count += 1
+    return count
