@@ -62,7 +62,12 @@ def describe(event: Event, game: Game, names: list[str], seat: int | None) -> st
     if event.type == ev.ADMIN_NOTE:
         return f"Note: {d['text']}"
     if event.type == ev.REMINDER_SENT:
-        return f"Reminder sent to {names[d['seat']]}"
+        return {"skipped": f"No reminder to {names[d['seat']]}: they looked at the game "
+                           "within the hour",
+                "held": f"Reminder to {names[d['seat']]} held until their quiet hours end",
+                "none": f"No reminder email to {names[d['seat']]} (muted or no address)",
+                "failed": f"The reminder to {names[d['seat']]} could not be sent"}.get(
+                    d.get("outcome", "sent"), f"Reminder sent to {names[d['seat']]}")
     if event.type == ev.DEADLINE_SET:
         return f"Deadline set for {names[d['seat']]}: {d['deadline']}"
     if event.type == ev.UNDO_REQUESTED:

@@ -137,6 +137,13 @@ def time_out(game_id: str, version: int, seat: int) -> list[str]:
     return timeouts.check_game(runtime(), game_id)
 
 
+def send_held_reminder(game_id: str, version: int, seat: int) -> bool:
+    """A reminder held for the quiet hours (worker.quiet), sent when they end: it was
+    decided and recorded (ReminderSent, ``outcome="held"``) at its time; this sends it,
+    once (its own mail marker), unless the player moved meanwhile."""
+    return mail.send_turn(runtime(), game_id, version, seat, reminder=True)
+
+
 def check_clocks(game_id: str) -> list[str]:
     """Whatever the game's clocks call for now (a time-out's follow-up, a bot's move)."""
     return timeouts.check_game(runtime(), game_id)

@@ -151,7 +151,7 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
     reminder: once per turn and ``which`` reminder of it, see events.clocks)."""
     kind = ("remind" + (f"-{which}" if which else "")) if reminder else "turn"
     marker = key(game_id, f"mailed:{kind}:{version}:{seat}")
-    if quiet.intercept(rt, game_id, version, seat, kind, marker):
+    if quiet.intercept(rt, game_id, version, seat, "remind" if reminder else "turn", marker):
         return False  # not now (held for the morning) or not at all (seen, digest)
 
     def build() -> Email | None:

@@ -190,7 +190,7 @@ def release(game_id: str, version: int, seat: int, kind: str) -> bool:
     from worker.runtime import runtime
 
     rt = runtime()
-    sent = (jobs.remind if kind == "remind" else jobs.notify)(game_id, version, seat)
+    sent = (jobs.send_held_reminder if kind == "remind" else jobs.notify)(game_id, version, seat)
     member = _member(game_id, version, seat, kind)
     due = rt.redis.zscore(HELD, member)
     if due is not None and due <= now().timestamp():  # not held again for later

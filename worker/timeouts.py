@@ -121,18 +121,10 @@ def perform(rt: Runtime, game_id: str, clocks: ClockFold, action: dict[str, Any]
         games.record(game_id, ev.TIMED_OUT, data, expected_version=version)
         return ev.TIMED_OUT
     if what == "remind":
-        from worker import notify as mail
-        try:
-            mail.send_turn(rt, game_id, action["turn"], seat, reminder=True,
-                           which=action["which"])
-        except (RedisConnectionError, RedisTimeoutError):
-            raise
-        except Exception:  # a reminder is best effort: it must not hold up a time-out
-            log.warning("the %s reminder of game %s to seat %s failed", action["which"],
-                        game_id, seat, exc_info=True)
+        outcome = _remind(rt, game_id, action["turn"], seat, action["which"])
         games.record(game_id, ev.REMINDER_SENT, {
             "seat": seat, "turn": action["turn"], "which": action["which"],
-            "covers": action["covers"]}, expected_version=version)
+            "covers": action["covers"], "outcome": outcome}, expected_version=version)
         return ev.REMINDER_SENT
     if what == "play":
         table = games.load(game_id, at=version)
@@ -157,6 +149,29 @@ def perform(rt: Runtime, game_id: str, clocks: ClockFold, action: dict[str, Any]
                         detail=votes.resign_detail(table.names, seat, scores))
         return ev.GAME_ENDED
     raise ValueError(f"unknown clock action {what!r}")
+
+
+def _remind(rt: Runtime, game_id: str, turn: int, seat: int, which: str) -> str:
+    """Send (or hand to the quiet hours) one reminder; what became of it: "sent",
+    "skipped" (the player looked at the game within the hour), "held" (quiet hours:
+    sent when they end, see worker.quiet), "none" (no email: muted, no address) or
+    "failed"."""
+    from worker import notify as mail
+    from worker import quiet
+    try:
+        sent = mail.send_turn(rt, game_id, turn, seat, reminder=True, which=which)
+    except (RedisConnectionError, RedisTimeoutError):
+        raise
+    except Exception:  # a reminder is best effort: it must not hold up a time-out
+        log.warning("the %s reminder of game %s to seat %s failed", which, game_id, seat,
+                    exc_info=True)
+        return "failed"
+    if sent:
+        return "sent"
+    if rt.redis.zscore(quiet.HELD, f"{game_id}|{turn}|{seat}|remind") is not None:
+        return "held"
+    marker = key(game_id, f"mailed:remind-{which}:{turn}:{seat}")  # as notify names it
+    return "skipped" if rt.redis.get(marker) == quiet.SKIPPED else "none"
 
 
 def back(rt: Runtime, game_id: str, seat: int) -> Any:
