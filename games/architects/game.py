@@ -12,7 +12,6 @@ from games.architects import (
     black_market,
     captures,
     cards,
-    forced,
     opening,
     presentation,
     scoring,
@@ -52,6 +51,9 @@ class Architects(Game):
     # ``extra_characters``); the opponent's Tax Stand leaves the Silver (RULES.md).
     rules_version: ClassVar[str] = "3"
     rules_versions = ("2", "3")  # every version this code still plays, oldest first
+    # Played for a seat when it is the only move: ``pass``, a turn that starts with no
+    # Worker at a large location to recall and is spent doing nothing.
+    forced_move_types = frozenset({"pass"})
 
     # -- options -----------------------------------------------------------------------------
     def option_fields(self) -> list[dict[str, Any]]:
@@ -234,10 +236,6 @@ class Architects(Game):
     def reveals(self, before: State, after: State, seat: int, move: Move) -> str | None:
         """A take-back is refused once the move turned up a face-down card (see takebacks)."""
         return takebacks.reveals(before, after, seat)
-
-    def forced_move_safe(self, state: State, seat: int, move: Move) -> bool:
-        """See :mod:`games.architects.forced`."""
-        return forced.forced_move_safe(self, state, seat, move)
 
     # -- presentation ------------------------------------------------------------------------
     def move_label(self, state: State, seat: int, move: Move) -> str:
