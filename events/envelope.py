@@ -31,15 +31,22 @@ FORKED = "Forked"
 ADMIN_NOTE = "AdminNote"
 GAME_ENDED = "GameEnded"
 RULES_MIGRATED = "RulesMigrated"
+# Time controls (events/clocks.py folds them): a vacation declared in advance, and the
+# stand-in taking a seat after time-outs in a row until the player is back.
+VACATION_DECLARED = "VacationDeclared"
+BOT_SEATED = "BotSeated"
+BOT_UNSEATED = "BotUnseated"
 
 EVENT_TYPES = {
     GAME_CREATED, MOVE_PLAYED, DEADLINE_SET, REMINDER_SENT, TIMED_OUT, UNDO_REQUESTED,
     UNDO_ANSWERED, REWOUND, FORKED, ADMIN_NOTE, GAME_ENDED, RULES_MIGRATED,
 }
+EVENT_TYPES |= {VACATION_DECLARED, BOT_SEATED, BOT_UNSEATED}
 
 # Events that never change what a player sees of the rules' state: a move made while
 # one of these was appended is not stale.
 PASSIVE = {DEADLINE_SET, REMINDER_SENT, TIMED_OUT, ADMIN_NOTE, UNDO_REQUESTED, UNDO_ANSWERED}
+PASSIVE |= {VACATION_DECLARED, BOT_SEATED, BOT_UNSEATED}
 
 # Table votes to abandon or end early (events.votes): passive until one carries, and the
 # vote that carries is recorded in the GameEnded it appends.  A resignation is that

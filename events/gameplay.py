@@ -70,8 +70,12 @@ class GameService:
 
     # -- commands ----------------------------------------------------------------------
     def create(self, kind: str, players: list[dict[str, str]],
-               options: dict[str, Any] | None = None, actor: str = "system") -> Table:
-        """Set up a new game; IllegalMove for a bad player count or bad options."""
+               options: dict[str, Any] | None = None, actor: str = "system",
+               platform: dict[str, Any] | None = None) -> Table:
+        """Set up a new game; IllegalMove for a bad player count or bad options.
+
+        ``platform``: settings of the platform, not the rules (time control, time-out
+        policy, reminders: see events.clocks), kept in GameCreated's data."""
         try:
             game = registry.get(kind)
         except KeyError:
@@ -94,6 +98,8 @@ class GameService:
         event = Event(version=1, type=ev.GAME_CREATED, actor=actor, tape=rng.tape, data={
             "kind": kind, "names": names, "options": opts, "commitment": commitment(secret),
             "rules_version": game.rules_version})
+        if platform:
+            event.data["platform"] = platform
         self.store.append(game_id, 0, event)
         return self.load(game_id)
 
@@ -114,7 +120,8 @@ class GameService:
         was passive (a reminder changes nothing you saw) or, with ``same_turn``, left
         ``seat``'s turn unbroken (see :meth:`turn_unchanged`; emailed act links use it).
         ``auto`` marks a move the service played for the seat (``"forced"``: its only
-        move, see :mod:`worker.forced`); it is kept in the event's ``data``.
+        move, see :mod:`worker.forced`; ``"timeout"`` or ``"bot"``: a late player's,
+        see :mod:`worker.timeouts`); it is kept in the event's ``data``.
         """
         table = self.load(game_id)
         if table.version != expected_version:
@@ -143,10 +150,12 @@ class GameService:
             log.exception("%s rejected a move with %s: %r", table.kind, type(exc).__name__, move)
             raise IllegalMove("that move is not one of the legal moves") from exc
         final = final_reason(table.game, before, table.state, seat, move, rng.tape)
+        data = {"seat": seat, "move": move, "final": final}
+        if auto:
+            data["auto"] = auto
         event = self.store.append(game_id, expected_version, Event(
             version=expected_version + 1, type=ev.MOVE_PLAYED, actor=seat_actor(seat),
-            data={"seat": seat, "move": move, "final": final, **({"auto": auto} if auto else {})},
-            tape=rng.tape),
+            data=data, tape=rng.tape),
             prev=table.head or None)
         table.version, table.head = event.version, event.hash
         if table.outcome() is not None:

@@ -27,6 +27,8 @@ def describe(event: Event, game: Game, names: list[str], seat: int | None) -> st
                               "data": {"move": d["move"]}, "names": names}, seat)
         if d.get("auto") == "forced":  # see worker.forced
             text = f"Played for {names[d['seat']]}: the only move. {text}"
+        elif d.get("auto"):  # a late player's (worker.timeouts)
+            text = f"{played_for(names[d['seat']], d['auto'])}: {text}"
         return f"{text} (cannot be taken back: {d['final']})" if d.get("final") else text
     if event.type == ev.GAME_CREATED:
         return (f"{game.name} set up for {', '.join(d['names'])}; "
@@ -60,7 +62,12 @@ def describe(event: Event, game: Game, names: list[str], seat: int | None) -> st
     if event.type == ev.ADMIN_NOTE:
         return f"Note: {d['text']}"
     if event.type == ev.REMINDER_SENT:
-        return f"Reminder sent to {names[d['seat']]}"
+        return {"skipped": f"No reminder to {names[d['seat']]}: they looked at the game "
+                           "within the hour",
+                "held": f"Reminder to {names[d['seat']]} held until their quiet hours end",
+                "none": f"No reminder email to {names[d['seat']]} (muted or no address)",
+                "failed": f"The reminder to {names[d['seat']]} could not be sent"}.get(
+                    d.get("outcome", "sent"), f"Reminder sent to {names[d['seat']]}")
     if event.type == ev.DEADLINE_SET:
         return f"Deadline set for {names[d['seat']]}: {d['deadline']}"
     if event.type == ev.UNDO_REQUESTED:
@@ -68,8 +75,27 @@ def describe(event: Event, game: Game, names: list[str], seat: int | None) -> st
     if event.type == ev.UNDO_ANSWERED:
         return f"{names[d['seat']]} {'allows' if d['accept'] else 'refuses'} the take-back"
     if event.type == ev.TIMED_OUT:
-        return f"{names[d['seat']]} ran out of time"
+        return f"{names[d['seat']]} ran out of time{TIMEOUT_NOTES.get(d.get('policy'), '')}" \
+            + ("; this game has no pass, so it waits" if d.get("no_pass") else "")
+    if event.type == ev.VACATION_DECLARED:
+        return f"{names[d['seat']]} will be away from {d['from']} until {d['until']}"
+    if event.type == ev.BOT_SEATED:
+        return (f"A stand-in plays for {names[d['seat']]} from now on "
+                f"({d.get('after', 'several')} time-outs in a row)")
+    if event.type == ev.BOT_UNSEATED:
+        return f"{names[d['seat']]} is back; the stand-in stops playing for them"
     return event.type
+
+
+TIMEOUT_NOTES = {"wait": "; the game waits", "skip": "; the turn is passed",
+                 "auto": "; a move is played for them", "bot": "; a move is played for them",
+                 "forfeit": "; they forfeit"}
+
+
+def played_for(name: str, auto: str) -> str:
+    """How the history says a move was played for a player (``data.auto``)."""
+    return f"played for {name}: time ran out" if auto == "timeout" else \
+        f"played for {name} by the stand-in"
 
 
 def undone(store: EventStore, game_id: str, events: list[Event]) -> set[int]:

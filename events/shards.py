@@ -86,11 +86,15 @@ def zcard(client: Any, name: str) -> int:
     return sum(_each_bucket(client, name, "zcard"))
 
 
-def zrangebyscore(client: Any, name: str, low: float | str, high: float | str
-                  ) -> list[tuple[str, float]]:
-    """Every ``(member, score)`` of sorted-set index ``name`` scored ``low..high``."""
-    return [pair for found in _each_bucket(client, name, "zrangebyscore", low, high,
-                                           withscores=True) for pair in found]
+def zrangebyscore(client: Any, name: str, low: float | str, high: float | str,
+                  limit: int | None = None) -> list[tuple[str, float]]:
+    """``(member, score)`` of sorted-set index ``name`` scored ``low..high``, lowest
+    first across the buckets; at most ``limit`` of them."""
+    options = {} if limit is None else {"start": 0, "num": limit}
+    found = _each_bucket(client, name, "zrangebyscore", low, high, withscores=True,
+                         **options)
+    merged = list(heapq.merge(*found, key=lambda pair: pair[1]))
+    return merged if limit is None else merged[:limit]
 
 
 def ztop(client: Any, name: str, offset: int = 0, limit: int = 100,

@@ -13,7 +13,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import redis
@@ -73,9 +73,13 @@ class LRU:
 class EventStore:
     """Append-only game logs on Redis Streams (a ``decode_responses=True`` client)."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis,
+                 clock: Callable[[], str] | None = None) -> None:
         self.redis = client
         self.cluster = shards.is_cluster(client)
+        # what stamps an event's ``at`` (an ISO string); the worker's runtime sets its
+        # own, which tests can move (time controls fold these timestamps)
+        self.clock = clock
 
     # -- writing -----------------------------------------------------------------------
     def append(self, game_id: str, expected_version: int, event: Event,
@@ -95,7 +99,8 @@ class EventStore:
                 raise ConflictError(current)
         sealed = Event(
             version=expected_version + 1, type=event.type, actor=event.actor,
-            data=event.data, tape=event.tape, at=event.at, v=event.v,
+            data=event.data, tape=event.tape, v=event.v,
+            at=event.at or (self.clock() if self.clock else ""),
         ).sealed(prev)
         self._mark_then_add(game_id, sealed, log)
         return sealed

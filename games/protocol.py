@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from importlib import resources
 from typing import Any, ClassVar
 
-from games.rng import GameRandom
+from games.rng import GameRandom, TapeError, TapePlayer
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -205,11 +205,24 @@ class Game(ABC):
             raise IllegalMove("no legal move to play")
         return moves[0]
 
+    # The moves that may be played for a seat when they are its only legal move (see
+    # :meth:`forced_move_safe`): moves of these types with no parameters.
+    forced_move_types: ClassVar[frozenset[str]] = frozenset()
+
     def forced_move_safe(self, state: State, seat: int, move: Move) -> bool:
         """Whether ``move``, ``seat``'s only legal move, may be played for them without
-        asking: it chooses nothing hidden and shows nobody anything (no draw, no reveal).
-        The default says no."""
-        return False
+        asking: one of :attr:`forced_move_types` with no parameters (it chooses
+        nothing) that, tried on a copy of the state, draws nothing and turns nothing up
+        (:meth:`reveals`).  An end of turn that refills a row from a face-down deck,
+        say, is never played for anyone."""
+        if move.get("type") not in self.forced_move_types or set(move) != {"type"}:
+            return False
+        after = copy.deepcopy(state)
+        try:
+            self.apply(after, seat, copy.deepcopy(move), TapePlayer([]))  # any draw raises
+        except (IllegalMove, TapeError):
+            return False
+        return self.reveals(state, after, seat, move) is None
 
     # -- checks ------------------------------------------------------------------------
     def check_invariants(self, state: State) -> None:

@@ -59,6 +59,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(play.bp)
     from service import mygames  # a player's pages across games
     app.register_blueprint(mygames.bp)
+    from service.away import bp as away_bp  # clocks, vacations, "I'm back"
+    app.register_blueprint(away_bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(admin.api_bp)
     app.register_blueprint(admin.bp)

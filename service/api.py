@@ -13,7 +13,7 @@ from events import history, votes
 from events.audit import audit_tapes
 from events.replay import Table
 from games import registry
-from service import limits, schemas
+from service import away, limits, schemas
 from service.auth import bearer, is_admin, player
 from service.current import after_append, rt
 from service.errors import ApiError
@@ -97,7 +97,12 @@ def body(schema: Schema) -> dict:
 def create_game(data: dict) -> Table:
     """Create a game from validated input and remember its seats and settings."""
     runtime = rt()
-    table = runtime.games.create(data["game"], data["players"], data["options"])
+    platform = dict(data.get("platform") or {})
+    if data.get("deadline_hours") and "time_control" not in platform:
+        # the older setting, kept in the log as what it means (events.clocks)
+        platform["time_control"] = {"kind": "per_move", "hours": data["deadline_hours"]}
+    table = runtime.games.create(data["game"], data["players"], data["options"],
+                                 platform=platform or None)
     runtime.store.put_json(table.game_id, "settings",
                            {"deadline_hours": data.get("deadline_hours")})
     after_append(table.game_id, table.version)
@@ -112,6 +117,7 @@ def game_json(table: Table, seat: int) -> dict:
         "to_act": sorted(to_act), "view": game.view(table.state, seat),
         "legal_moves": game.legal_moves(table.state, seat) if seat in to_act else [],
         "outcome": table.outcome() if table.ended else None,
+        **dict(zip(("clocks", "away"), away.clocks_json(table.game_id), strict=True)),
     }
 
 
@@ -200,6 +206,25 @@ def post_undo_answer(game_id: str):
     event = rt().games.answer_undo(game_id, link.seat, data["accept"])
     after_append(game_id, event.version)
     return jsonify({"version": rt().store.version(game_id)}), 201
+
+
+@bp.post("/games/<game_id>/vacation")
+def post_vacation(game_id: str):
+    """Declare a vacation in advance: the caller's clock stands from ``from`` to
+    ``until`` (within the allowance; see events.clocks)."""
+    link = player(game_id)
+    data = body(schemas.VacationIn())
+    event = away.declare_vacation(game_id, link.seat, data["from_"], data["until"])
+    return jsonify({"version": event.version, "seat": link.seat, "from": event.data["from"],
+                    "until": event.data["until"]}), 201
+
+
+@bp.post("/games/<game_id>/back")
+def post_back(game_id: str):
+    """"I'm back": the stand-in that took the caller's seat after time-outs stops."""
+    link = player(game_id)
+    event = away.come_back(game_id, link.seat)
+    return jsonify({"version": event.version}), 201
 
 
 @bp.get("/games/<game_id>/audit")

@@ -35,6 +35,30 @@ def _options_from_form(game, form) -> dict:
     return options
 
 
+def _clock_from_form(form) -> dict:
+    """The clock fieldset as ``options``' platform entries (the schema checks them and
+    names the field that is wrong)."""
+    kind = form.get("tc_kind", "none") or "none"
+    if kind == "none":
+        return {}
+    control = {"kind": kind}
+    for name in ("hours", "bank_hours", "increment_hours", "cap_hours"):
+        raw = form.get(f"tc_{name}", "").strip()
+        if raw:
+            control[name] = raw
+    out: dict = {"time_control": control, "on_timeout": form.get("on_timeout") or "wait"}
+    if form.get("bot_after", "").strip():
+        out["bot_after"] = form["bot_after"].strip()
+    reminders = {}
+    for name in ("fractions", "hours_before"):
+        raw = form.get(f"remind_{name}")
+        if raw is not None:
+            reminders[name] = [v.strip() for v in raw.split(",") if v.strip()]
+    if reminders:
+        out["reminders"] = reminders
+    return out
+
+
 @cache
 def time_zones() -> list[str]:
     """Every time zone this machine knows, sorted (the lobby's list to choose from)."""
@@ -66,7 +90,8 @@ def create():
     try:
         game = registry.get(kind)
         data = schemas.CreateGameIn().load({
-            "game": kind, "players": players, "options": _options_from_form(game, form),
+            "game": kind, "players": players,
+            "options": {**_options_from_form(game, form), **_clock_from_form(form)},
             "deadline_hours": int(deadline) if deadline else None})
         quiet_hours = mygames.quiet_from_lobby(form)
         limits.take_invitees(p["email"] for p in data["players"])

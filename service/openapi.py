@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, jsonify
@@ -49,7 +51,8 @@ def build() -> dict:
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for name in ("KindOut", "CreateGameIn", "CreatedOut", "GameOut", "MoveIn", "MovedOut",
                  "HistoryOut", "ErrorOut", "RewindIn", "ForkIn", "VerifyOut", "UndoAnswerIn",
-                 "AuditOut", "TokenOut", "MigrateIn"):
+                 "AuditOut", "TokenOut", "MigrateIn", "TimeControlIn", "PlatformIn",
+                 "VacationIn", "VacationOut"):
         spec.components.schema(name, schema=getattr(schemas, name))
     sec = [{"bearer": []}]
     spec.path("/api/v1/kinds", operations={"get": {
@@ -86,6 +89,19 @@ def build() -> dict:
         "summary": "Revoke your API token (every earlier one is refused at once) and get a "
                    "new one", "parameters": [GAME], "security": sec,
         "responses": _responses((201, "The new token", "TokenOut"), 401, 403, 404, 413)}})
+    spec.path("/api/v1/games/{game_id}/vacation", operations={"post": {
+        "summary": "Declare a vacation in advance: your clock stands while you are away",
+        "description": "Within your allowance in this game: a day at the start, a day more "
+                       "per 7 days of play, at most 14 in all (422 beyond it, for a 'from' "
+                       "in the past, or overlapping a vacation already declared).",
+        "parameters": [GAME], "security": sec, "requestBody": _body("VacationIn"),
+        "responses": _responses((201, "Declared", "VacationOut"), 400, 401, 403, 404, 409,
+                                413, 422)}})
+    spec.path("/api/v1/games/{game_id}/back", operations={"post": {
+        "summary": "I'm back: the stand-in that took your seat after time-outs in a row "
+                   "(on_timeout bot) stops playing for you", "parameters": [GAME],
+        "security": sec,
+        "responses": _responses((201, "Back", "MovedOut"), 401, 403, 404, 409, 413, 422)}})
     spec.path("/api/v1/games/{game_id}/audit", operations={"get": {
         "summary": "After the game ends: check every shuffle and draw against the revealed "
                    "secret", "parameters": [GAME], "security": sec,
@@ -183,6 +199,11 @@ def build() -> dict:
             "responses": _responses((201, "Recorded", "VotedOut"), 400, 401, 403, 404, 409,
                                     413, 422)}})
     doc = spec.to_dict()
+    # options carries the platform's settings next to the game's own (see PlatformIn)
+    doc["components"]["schemas"]["CreateGameIn"]["properties"]["options"][
+        "additionalProperties"] = True
+    doc["components"]["schemas"]["CreateGameIn"]["properties"]["options"]["properties"] = \
+        copy.deepcopy(doc["components"]["schemas"]["PlatformIn"]["properties"])
     # the kinds on offer are known only at run time
     doc["components"]["schemas"]["CreateGameIn"]["properties"]["game"]["enum"] = list(
         registry.KINDS)

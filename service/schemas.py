@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import math
 import unicodedata
+from datetime import UTC
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import (
+    RAISE,
+    Schema,
+    ValidationError,
+    fields,
+    post_load,
+    validate,
+    validates_schema,
+)
+
+from events import clocks
 
 
 class StrictSchema(Schema):
@@ -86,13 +98,88 @@ class PlayerIn(StrictSchema):
     tz = Text(load_default="UTC", max_length=64, validate=_time_zone)
 
 
+MAX_CLOCK_HOURS = 24 * 365  # a year: beyond that a clock means nothing in a game
+MIN_CLOCK_HOURS = 1 / 3600  # a second: tests and demos use clocks of a few seconds
+
+
+def _hours(minimum: float = MIN_CLOCK_HOURS, **kwargs) -> fields.Float:
+    return fields.Float(validate=validate.Range(min=minimum, max=MAX_CLOCK_HOURS), **kwargs)
+
+
+class TimeControlIn(StrictSchema):
+    """A game's time control (see events.clocks); fractional hours allowed."""
+
+    kind = fields.String(required=True, validate=validate.OneOf(clocks.KINDS))
+    hours = _hours(metadata={"description": "per_move: the time for each turn"})
+    bank_hours = _hours(metadata={"description": "bank: each seat's bank at the start"})
+    increment_hours = _hours(0, metadata={"description": "bank: added when a turn ends"})
+    cap_hours = _hours(metadata={"description": "bank: the most a bank may hold"})
+
+    @validates_schema
+    def complete(self, data, **_):
+        kind = data.get("kind")
+        if kind == "per_move" and "hours" not in data:
+            raise ValidationError("a per_move time control needs 'hours'", "hours")
+        if kind == "bank" and "bank_hours" not in data:
+            raise ValidationError("a bank time control needs 'bank_hours'", "bank_hours")
+        if kind == "bank" and data.get("cap_hours", math.inf) < data.get("bank_hours", 0):
+            raise ValidationError("cap_hours must be at least bank_hours", "cap_hours")
+        if kind != "bank":
+            extra = sorted({"bank_hours", "increment_hours", "cap_hours"} & set(data))
+            if extra:
+                raise ValidationError(f"only a bank time control takes {extra[0]}", extra[0])
+        if kind == "none" and "hours" in data:
+            raise ValidationError("a time control of kind none takes no hours", "hours")
+
+
+class RemindersIn(StrictSchema):
+    """When reminders go out: at these fractions of a turn's time left, and these
+    hours before the deadline (defaults: half, a quarter, and 24 hours)."""
+
+    fractions = fields.List(fields.Float(validate=validate.Range(
+        min=0, max=1, min_inclusive=False, max_inclusive=False)),
+        validate=validate.Length(max=6))
+    hours_before = fields.List(_hours(), validate=validate.Length(max=6))
+
+
+class PlatformIn(StrictSchema):
+    """What ``options`` may carry besides the game's own options."""
+
+    time_control = fields.Nested(TimeControlIn)
+    on_timeout = fields.String(validate=validate.OneOf(clocks.POLICIES))
+    bot_after = fields.Integer(strict=True, validate=validate.Range(min=1, max=20), metadata={
+        "description": "on_timeout bot: time-outs in a row before the stand-in takes the "
+                       "seat (default 2)"})
+    reminders = fields.Nested(RemindersIn)
+
+
+PLATFORM_OPTIONS = tuple(PlatformIn._declared_fields)
+
+
 class CreateGameIn(StrictSchema):
     game = Text(required=True, max_length=64)
     players = fields.List(fields.Nested(PlayerIn), required=True,
                           validate=validate.Length(min=1, max=12))
-    options = fields.Dict(keys=fields.String(), load_default=dict)
+    options = fields.Dict(keys=fields.String(), load_default=dict, metadata={
+        "description": "The game's options, and the platform's: time_control, on_timeout, "
+                       "bot_after, reminders (see PlatformIn)"})
     deadline_hours = fields.Integer(load_default=None, allow_none=True,
                                     validate=validate.Range(min=1, max=24 * 60))
+
+    @post_load
+    def split_platform(self, data, **_):
+        """Take the platform's settings out of ``options`` (the game sees only its own),
+        into ``platform``; errors name the field, e.g. ``options.time_control.kind``."""
+        options = dict(data["options"])
+        given = {name: options.pop(name) for name in PLATFORM_OPTIONS if name in options}
+        try:
+            platform = PlatformIn().load(given)
+        except ValidationError as exc:
+            raise ValidationError({"options": exc.messages}) from None
+        if data.get("deadline_hours") and "time_control" in platform:
+            raise ValidationError("give either deadline_hours or options.time_control",
+                                  "deadline_hours")
+        return {**data, "options": options, "platform": platform}
 
 
 class SeatOut(Schema):
@@ -141,6 +228,25 @@ class GameOut(Schema):
     view = fields.Dict()
     legal_moves = fields.List(fields.Dict())
     outcome = fields.Dict(allow_none=True)
+    clocks = fields.Dict(keys=fields.String(), values=fields.Float(allow_none=True), metadata={
+        "description": "seat -> seconds left on its clock (empty: no time control): the "
+                       "running turn's, a bank's, or what a per-move turn starts with"})
+    away = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+        "description": "seat -> the end (ISO 8601, UTC) of its vacation under way or "
+                       "next to come"})
+
+
+class VacationIn(StrictSchema):
+    from_ = fields.AwareDateTime(data_key="from", required=True, default_timezone=UTC,
+                                 metadata={"description": "ISO 8601; UTC if no offset"})
+    until = fields.AwareDateTime(required=True, default_timezone=UTC)
+
+
+class VacationOut(Schema):
+    version = fields.Integer()
+    seat = fields.Integer()
+    from_ = fields.String(data_key="from")
+    until = fields.String()
 
 
 class HistoryEventOut(Schema):

@@ -55,8 +55,10 @@ def set_on(client, game_id: str, seat: int, on: bool) -> None:
 
 
 def supports(game: Game) -> bool:
-    """Whether the game marks any move safe (the protocol's default never does)."""
-    return type(game).forced_move_safe is not Game.forced_move_safe
+    """Whether the game marks any move safe (no forced-move types and the protocol's
+    check: none)."""
+    return bool(game.forced_move_types) \
+        or type(game).forced_move_safe is not Game.forced_move_safe
 
 
 def forced_move(table: Table, seat: int) -> Move | None:

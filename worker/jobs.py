@@ -17,7 +17,6 @@ at most one period.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from datetime import timedelta
@@ -25,14 +24,13 @@ from datetime import timedelta
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from events import envelope as ev
-from events.store import ConflictError, key
-from worker import digest, quiet
+from worker import digest, due, quiet, timeouts
 from worker import notify as mail
 from worker.projection import (
     Notice,
     enqueue_notice,
     lagging_games,
+    notice_done,
     pending_notices,
     project_game,
     schedule_deadline,
@@ -69,6 +67,8 @@ def deliver_now(rt, game_id: str, notice: Notice) -> None:
             mail.send_undo(rt, game_id, notice.version, notice.seat)
         elif notice.kind == "vote":
             mail.send_vote(rt, game_id, notice.version, notice.seat)
+        elif notice.kind == "timeout":
+            send_timeout_notice(rt, game_id, notice.version, notice.seat)
         else:
             mail.send_ended(rt, game_id, notice.seat)
     except (RedisConnectionError, RedisTimeoutError):
@@ -105,71 +105,69 @@ def notify_vote(game_id: str, version: int, seat: int) -> bool:
     return mail.send_vote(runtime(), game_id, version, seat)
 
 
+def notify_timeout(game_id: str, version: int, seat: int) -> bool:
+    """Tell ``seat`` about the TimedOut at ``version`` (once)."""
+    return send_timeout_notice(runtime(), game_id, version, seat)
+
+
+def send_timeout_notice(rt, game_id: str, version: int, seat: int) -> bool:
+    """The email of the TimedOut event at ``version`` to ``seat``; the notice is done
+    once the mail went out (or had gone out already: the mail marker says so)."""
+    (event,) = rt.store.read(game_id, version, version)
+    sent = mail.send_timed_out(rt, game_id, event.data["turn"], event.data["seat"], seat)
+    notice_done(rt, game_id, f"timeout:{version}:{seat}")
+    return sent
+
+
 def notify_end(game_id: str, seat: int) -> bool:
     """Email ``seat`` the result of a finished game (once)."""
     return mail.send_ended(runtime(), game_id, seat)
 
 
-def _still_waiting(rt, game_id: str, version: int, seat: int) -> bool:
-    raw = rt.redis.hget(key(game_id, "awaiting"), str(seat))
-    return raw is not None and json.loads(raw)["version"] == version
+def remind(game_id: str, version: int, seat: int) -> list[str]:
+    """A reminder's scheduled time: do what the game's clocks call for now (the reminder
+    if it is still due; nothing if the seat moved).  See :mod:`worker.timeouts`."""
+    return timeouts.check_game(runtime(), game_id)
 
 
-def _record_for_turn(rt, game_id: str, version: int, seat: int, type_: str) -> bool:
-    """Append ``type_`` about ``seat``'s turn begun at ``version`` only while that turn is
-    unbroken: decided on one version of the log and appended with it as the expected
-    version, so a move landing in between fails the append and the question is asked
-    again.  False once the turn is over."""
-    for _ in range(5):  # bounded: each retry means the log grew meanwhile
-        current = rt.store.version(game_id)
-        if not rt.games.turn_unchanged(game_id, seat, version, current):
-            return False
+def time_out(game_id: str, version: int, seat: int) -> list[str]:
+    """A deadline's scheduled time: record the TimedOut of ``seat``'s turn begun at
+    ``version`` if it is still due, and apply the game's policy; a second run (or the
+    sweep) finds it recorded and does nothing.  See :mod:`worker.timeouts`."""
+    return timeouts.check_game(runtime(), game_id)
+
+
+def send_held_reminder(game_id: str, version: int, seat: int) -> bool:
+    """A reminder held for the quiet hours (worker.quiet), sent when they end: it was
+    decided and recorded (ReminderSent, ``outcome="held"``) at its time; this sends it,
+    once (its own mail marker), unless the player moved meanwhile."""
+    return mail.send_turn(runtime(), game_id, version, seat, reminder=True)
+
+
+def check_clocks(game_id: str) -> list[str]:
+    """Whatever the game's clocks call for now (a time-out's follow-up, a bot's move)."""
+    return timeouts.check_game(runtime(), game_id)
+
+
+def fire_due(rt) -> int:
+    """The sweep's half of "no time-out lost": check every game the due-time index says
+    is due, whether or not its scheduled job survived (a worker killed, Redis restarted
+    with the queue lost).  Firing is idempotent, so a job that also runs does no harm."""
+    games = due.due_games(rt.redis, rt.now().timestamp())
+    for game_id in games:
         try:
-            rt.games.record(game_id, type_, {"seat": seat, "turn": version},
-                            expected_version=current)
-            return True
-        except ConflictError:
-            continue
-    raise ConflictError(rt.store.version(game_id))  # RQ retries the job
-
-
-def remind(game_id: str, version: int, seat: int) -> bool:
-    """Before the deadline: if the seat still has not moved, send and record a reminder."""
-    rt = runtime()
-    # the read model first (cheap), then the log itself: the projection may lag a move
-    if not _still_waiting(rt, game_id, version, seat) \
-            or not rt.games.turn_unchanged(game_id, seat, version):
-        return False
-    sent = mail.send_turn(rt, game_id, version, seat, reminder=True)
-    if sent and not _record_for_turn(rt, game_id, version, seat, ev.REMINDER_SENT):
-        log.info("reminder for %s seat %s not recorded: the turn is over", game_id, seat)
-    return sent
-
-
-def time_out(game_id: str, version: int, seat: int) -> bool:
-    """At the deadline: record TimedOut and tell every player; the game waits on (no rules
-    here say what a missed turn does, so the players or the admin decide)."""
-    rt = runtime()
-    if not _still_waiting(rt, game_id, version, seat):
-        return False
-    marker = key(game_id, f"timedout:{version}:{seat}")
-    if rt.redis.set(marker, "1", nx=True, ex=mail.MARKER_SECONDS):
-        try:
-            recorded = _record_for_turn(rt, game_id, version, seat, ev.TIMED_OUT)
-        except ConflictError:
-            rt.redis.delete(marker)
+            timeouts.check_game(rt, game_id)
+        except (RedisConnectionError, RedisTimeoutError):
             raise
-        if not recorded:  # the player moved just in time
-            rt.redis.delete(marker)
-            return False
-    for other in range(len(rt.games.seats(game_id))):
-        mail.send_timed_out(rt, game_id, version, seat, other)
-    return True
+        except Exception:  # one broken game must not hold up the others' time-outs
+            log.exception("sweep: the clocks of %s failed", game_id)
+    return len(games)
 
 
 def sweep() -> int:
-    """Catch up every game whose projection lags its stream, and re-enqueue the emails
-    still pending (their jobs may have been lost with a worker or a Redis restart)."""
+    """Catch up every game whose projection lags its stream, re-enqueue the emails
+    still pending, and fire the clocks that are due (their jobs may have been lost with
+    a worker or a Redis restart)."""
     rt = runtime()
     games = lagging_games(rt)
     for game_id in games:
@@ -181,6 +179,7 @@ def sweep() -> int:
             log.exception("sweep: projecting %s failed", game_id)
     for game_id, notice in pending_notices(rt):
         enqueue_notice(rt, game_id, notice)
+    fire_due(rt)  # clocks due, whether or not their scheduled jobs survived
     quiet.sweep(rt)  # held emails whose quiet hours are over
     digest.sweep(rt)  # daily digests due (every few minutes)
     pipe = rt.redis.pipeline(transaction=False)

@@ -19,7 +19,6 @@ import json
 import logging
 import time
 from datetime import UTC, datetime
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import jinja2
 import redis
@@ -27,6 +26,7 @@ from markupsafe import Markup
 
 from events import votes
 from events.history import forked_from
+from events.picture import local_time
 from events.store import key
 from worker import players, quiet
 from worker.lease import lease
@@ -40,16 +40,6 @@ log = logging.getLogger(__name__)
 LEASE_SECONDS = 15  # a crashed send frees its mail this long after its last renewal
 MARKER_SECONDS = int(NOTICE_MAX_PENDING.total_seconds()) + 24 * 3600
 DONE = ("sent", "rejected", "skipped")  # skipped: see worker.quiet
-
-
-def _local_time(iso: str | None, tz: str | None) -> str | None:
-    if not iso:
-        return None
-    try:
-        zone = ZoneInfo(tz or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
-    return datetime.fromisoformat(iso).astimezone(zone).strftime("%A %d %B %Y, %H:%M %Z")
 
 
 def _send_once(rt: Runtime, marker: str, build, done) -> bool:
@@ -145,11 +135,13 @@ def _render(rt: Runtime, name: str, subject: str, to: str, mail_key: str, contex
                  inline=(board.image,) if board else ())
 
 
-def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool = False) -> bool:
-    """Email ``seat`` that its turn (begun at ``version``) is waiting; once per turn."""
-    kind = "remind" if reminder else "turn"
+def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool = False,
+              which: str = "") -> bool:
+    """Email ``seat`` that its turn (begun at ``version``) is waiting; once per turn (a
+    reminder: once per turn and ``which`` reminder of it, see events.clocks)."""
+    kind = ("remind" + (f"-{which}" if which else "")) if reminder else "turn"
     marker = key(game_id, f"mailed:{kind}:{version}:{seat}")
-    if quiet.intercept(rt, game_id, version, seat, kind, marker):
+    if quiet.intercept(rt, game_id, version, seat, "remind" if reminder else "turn", marker):
         return False  # not now (held for the morning) or not at all (seen, digest)
 
     def build() -> Email | None:
@@ -164,14 +156,14 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
             return None  # the turn passed before the mail went out; nothing to say
         table = rt.games.load(game_id)
         deadline = json.loads(awaiting).get("deadline") if awaiting else None
-        board = mail_picture(rt.games, table, seat, _local_time(deadline, info.get("tz")))
+        board = mail_picture(rt.games, table, seat, local_time(deadline, info.get("tz")))
         ctx = _common(rt, game_id, seat, info) | {
             "game": table.game, "table": table, "seat": seat, "is_turn": is_turn,
             "invitation": version == 1, "reminder": reminder,
             "act_url": rt.url(f"/m/{rt.links.make(game_id, seat, 'act', table.version)}"),
             "summary": table.game.summary(table.state, seat),
             "picture": None if board else _picture(rt, table, seat), "names": table.names,
-            "deadline": _local_time(deadline, info.get("tz")),
+            "deadline": local_time(deadline, info.get("tz")),
             "fork": forked_from(rt.store, game_id),
         }
         name = table.game.name
@@ -235,7 +227,7 @@ def send_vote(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
             "game": table.game, "names": table.names, "proposer": table.names[vote.seat],
             "kind": vote.kind, "what": votes.WHAT[vote.kind],
             "needed": votes.needed(vote.kind, len(table.names)),
-            "expires": _local_time(vote.expires, info.get("tz"))}
+            "expires": local_time(vote.expires, info.get("tz"))}
         verb = "abandon" if vote.kind == "abandon" else "end early"
         return _render(rt, "vote", f"{ctx['proposer']} proposes to {verb} "
                        f"{table.game.name}", info["email"], f"vote:{game_id}:{version}:{seat}",

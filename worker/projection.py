@@ -2,7 +2,8 @@
 
 Read models per game (all in the game's hash slot): ``projected`` (the last version
 folded), ``awaiting`` (seat -> the version at which its current turn began, and its
-deadline), ``pending`` (notices whose email is not confirmed), ``summary`` (for the
+deadline from the game's clocks), ``clock`` (the clocks, :mod:`events.clocks`, at the
+projected version), ``pending`` (notices whose email is not confirmed), ``summary`` (for the
 lobby) and the snapshot.  "Nothing lost, nothing twice": the new ``awaiting``,
 ``projected`` and ``pending`` are written in one transaction *before* the email jobs are
 enqueued; a crash after it leaves the notices pending, and the sweep enqueues them again
@@ -19,15 +20,16 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
-from datetime import UTC, datetime, timedelta
+from dataclasses import asdict, dataclass, replace
+from datetime import timedelta
 from typing import Any
 
 from events import envelope as ev
 from events import shards
+from events.clocks import iso
 from events.replay import Table
 from events.store import DIRTY, key
-from worker import forced, players
+from worker import due, forced, players, timeouts
 from worker.lease import lease
 from worker.runtime import Runtime
 
@@ -48,7 +50,7 @@ PENDING_GAMES = "rp:pending"  # set of game ids with notices not yet confirmed s
 class Notice:
     """One email to send: a turn (or invitation) for ``seat`` that began at ``version``."""
 
-    kind: str  # "turn", "undo", "vote" or "ended"
+    kind: str  # "turn", "undo", "vote", "timeout" or "ended"
     version: int
     seat: int
     deadline: str | None = None
@@ -135,23 +137,29 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     table = rt.replayer.load(game_id, at=projected) if projected else None
     awaiting = {int(s): json.loads(v) for s, v in awaiting_raw.items()}
     hours = (json.loads(settings_raw or "null") or {}).get("deadline_hours")
+    clocks = _clocks_at(rt, game_id, projected, hours)
     notices: list[Notice] = []
     since = time.time()
     for event in rt.store.iter(game_id, projected + 1, last):
         table = rt.replayer.evolve(table, game_id, event)
         to_act = table.to_act()
+        if clocks is not None and event.type != ev.REWOUND:
+            clocks.feed(event, to_act)
+        else:
+            clocks = None  # a rewind: the clocks are folded from the whole log below
         for seat in [s for s in awaiting if s not in to_act]:
             del awaiting[seat]
+        if event.type == ev.MOVE_PLAYED and event.data["seat"] in awaiting \
+                and not event.data.get("auto"):
+            # the rules await the mover again: a new turn (for its clock), no new email
+            # (a move the platform played for the seat goes on with the same turn)
+            awaiting[event.data["seat"]] = {"version": event.version, "deadline": None}
         for seat in sorted(to_act - set(awaiting)):
-            deadline = None
-            if hours:
-                deadline = (datetime.now(UTC) + timedelta(hours=hours)).isoformat()
-            awaiting[seat] = {"version": event.version, "deadline": deadline}
+            awaiting[seat] = {"version": event.version, "deadline": None}
             if event.type != ev.GAME_CREATED:
-                notices.append(Notice("turn", event.version, seat, deadline, since))
+                notices.append(Notice("turn", event.version, seat, None, since))
         if event.type == ev.GAME_CREATED:  # everyone is invited, whoever moves first
-            notices += [Notice("turn", event.version, seat,
-                               awaiting.get(seat, {}).get("deadline"), since)
+            notices += [Notice("turn", event.version, seat, None, since)
                         for seat in range(len(table.names))]
         if event.type == ev.UNDO_REQUESTED:
             notices += [Notice("undo", event.version, s, since=since)
@@ -159,12 +167,24 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
         if event.type == ev.VOTE_CALLED:  # the others are asked to vote
             notices += [Notice("vote", event.version, s, since=since)
                         for s in range(len(table.names)) if s != event.data["seat"]]
+        if event.type == ev.TIMED_OUT:  # everyone is told (pending until mailed)
+            notices += [Notice("timeout", event.version, s, since=since)
+                        for s in range(len(table.names))]
         if event.type == ev.GAME_ENDED:
             notices += [Notice("ended", event.version, s, since=since)
                         for s in range(len(table.names))]
     assert table is not None
     if not table.ended and table.outcome() is not None:
         rt.games.end_if_over(game_id)  # the web process died before recording the end
+    if clocks is None or clocks.version != table.version:
+        clocks = timeouts.clocks_of(rt, game_id)  # the authority: the whole log
+        if clocks.version != table.version:  # the log grew meanwhile: fold it next round
+            clocks = timeouts.ClockFold(deadline_hours=hours)
+    deadlines = _deadlines(clocks)
+    for seat, entry in awaiting.items():
+        entry["deadline"] = deadlines.get(seat)
+    notices = [replace(n, deadline=awaiting.get(n.seat, {}).get("deadline"))
+               if n.kind == "turn" else n for n in notices]
     pipe = rt.redis.pipeline(transaction=True)
     pipe.delete(key(game_id, "awaiting"))
     if awaiting:
@@ -174,8 +194,14 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
         pipe.hset(key(game_id, "pending"),
                   mapping={n.ident: json.dumps(asdict(n)) for n in notices})
     pipe.set(key(game_id, "summary"), json.dumps(summary_of(table)))
+    if clocks.version:
+        timeouts.store_read_model(pipe, game_id, clocks)
     pipe.set(key(game_id, "projected"), table.version)
     pipe.execute()
+    if clocks.version and clocks.kind != "none" or any(
+            s["bot"] or s["unseat"] for s in clocks.s["seats"]):
+        due.set_due(rt.redis, game_id, clocks.next_due())
+        timeouts.schedule(rt, game_id, clocks)
     # the indexes across games, outside the game's transaction (another hash slot)
     if not projected:  # a new game (or fork): into its players' "my games" index
         players.index_game(rt.redis, game_id)
@@ -188,6 +214,28 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     if table.version - snapshot_version >= rt.config["SNAPSHOT_EVERY"] or table.ended:
         rt.replayer.write_snapshot(table)
     return notices
+
+
+def _clocks_at(rt: Runtime, game_id: str, projected: int,
+               hours: float | None) -> timeouts.ClockFold | None:
+    """The clocks read model at version ``projected`` (a fresh fold for a new game);
+    None if it is missing or stands elsewhere (then the whole log is folded)."""
+    if not projected:
+        return timeouts.ClockFold(deadline_hours=hours)
+    clocks = timeouts.read_model(rt, game_id)
+    return clocks if clocks is not None and clocks.version == projected else None
+
+
+def _deadlines(clocks: timeouts.ClockFold) -> dict[int, str]:
+    """Each running seat's deadline (ISO, UTC), from its clock."""
+    if clocks.kind == "none" or not clocks.version:
+        return {}
+    out = {}
+    for seat in clocks.s["to_act"]:
+        clock = clocks.seat_clock(seat, 0.0)  # ``due`` does not depend on ``now``
+        if clock.due is not None:
+            out[seat] = iso(clock.due)
+    return out
 
 
 def enqueue_notice(rt: Runtime, game_id: str, notice: Notice) -> None:
@@ -204,25 +252,22 @@ def enqueue_notice(rt: Runtime, game_id: str, notice: Notice) -> None:
     elif notice.kind == "vote":
         rt.enqueuer.enqueue(jobs.notify_vote, game_id, notice.version, notice.seat,
                             job_id=f"vote:{game_id}:{notice.version}:{notice.seat}")
+    elif notice.kind == "timeout":
+        rt.enqueuer.enqueue(jobs.notify_timeout, game_id, notice.version, notice.seat,
+                            job_id=f"timeout:{game_id}:{notice.version}:{notice.seat}")
     else:
         rt.enqueuer.enqueue(jobs.notify_end, game_id, notice.seat,
                             job_id=f"ended:{game_id}:{notice.seat}")
 
 
 def schedule_deadline(rt: Runtime, game_id: str, notice: Notice) -> None:
-    """Enqueue the reminder and the time-out of a turn notice with a deadline."""
-    from worker import jobs  # jobs import this module
-
+    """Enqueue the reminders and the time-out of the game's clocks (a turn notice with a
+    deadline), from the clocks read model (:mod:`events.clocks`)."""
     if notice.kind != "turn" or not notice.deadline:
         return
-    due = datetime.fromisoformat(notice.deadline)
-    left = due - datetime.now(UTC)
-    # remind when a quarter of the time is left (at most a day before), then time out
-    remind_in = left - min(left / 4, timedelta(days=1))
-    for job, delay in ((jobs.remind, remind_in), (jobs.time_out, left)):
-        rt.enqueuer.enqueue(job, game_id, notice.version, notice.seat, delay=delay,
-                            job_id=f"{job.__name__}:{game_id}:{notice.version}:"
-                                   f"{notice.seat}")
+    clocks = timeouts.read_model(rt, game_id)
+    if clocks is not None:
+        timeouts.schedule(rt, game_id, clocks)
 
 
 def notice_done(rt: Runtime, game_id: str, ident: str) -> None:

@@ -194,7 +194,7 @@ def release(game_id: str, version: int, seat: int, kind: str) -> bool:
     from worker.runtime import runtime
 
     rt = runtime()
-    sent = (jobs.remind if kind == "remind" else jobs.notify)(game_id, version, seat)
+    sent = (jobs.send_held_reminder if kind == "remind" else jobs.notify)(game_id, version, seat)
     member = _member(game_id, version, seat, kind)
     bucket = shards.bucket_key(rt.redis, HELD, game_id)
     due = rt.redis.zscore(bucket, member)

@@ -7,7 +7,9 @@ in tests, runs jobs inline against it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +47,11 @@ def register_extra_games(spec: str | None) -> None:
         registry.KINDS.setdefault(kind, target)
 
 
+def utc_now() -> datetime:
+    """The wall clock, in UTC (the default clock of a runtime)."""
+    return datetime.now(UTC)
+
+
 @dataclass
 class Runtime:
     """Connections and services of one process (built by the web app's factory, or by
@@ -55,6 +62,9 @@ class Runtime:
     redis: redis.Redis  # decode_responses=True
     rq_redis: redis.Redis | None = None  # raw bytes, for RQ; None: run jobs inline
     mail: MailBackend | None = None
+    # The clock of time controls and of the events this process appends: tests set their
+    # own (``rt.clock = lambda: ...``) instead of sleeping.
+    clock: Callable[[], datetime] = utc_now
     store: EventStore = field(init=False)
     games: GameService = field(init=False)
     links: Links = field(init=False)
@@ -63,7 +73,8 @@ class Runtime:
 
     def __post_init__(self) -> None:
         register_extra_games(self.config.get("EXTRA_GAMES"))
-        self.store = EventStore(self.redis)
+        self.store = EventStore(
+            self.redis, clock=lambda: self.now().strftime("%Y-%m-%dT%H:%M:%S.%fZ"))
         self.games = GameService(self.store)
         self.links = Links(self.config["SECRET_KEY"], self.config["LINK_MAX_AGE"],
                            self.config["PLAY_LINK_MAX_AGE"])
@@ -74,6 +85,12 @@ class Runtime:
                 self.config["MAIL_BACKEND"], redis=self.redis,
                 api_key=self.config.get("SENDGRID_API_KEY"),
                 sender=self.config.get("MAIL_FROM"), host=self.config.get("SENDGRID_HOST"))
+
+    def now(self) -> datetime:
+        """The current time by this runtime's clock (UTC): the ``CLOCK`` setting if the
+        configuration has one (the clock votes and quiet hours read), else ``clock``."""
+        setting = self.config.get("CLOCK")
+        return setting() if setting else self.clock()
 
     @property
     def replayer(self) -> Replayer:

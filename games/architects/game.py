@@ -7,11 +7,11 @@ import pickle
 from typing import Any, ClassVar
 
 from games.architects import (
+    absent,
     automaton,
     black_market,
     captures,
     cards,
-    forced,
     opening,
     presentation,
     scoring,
@@ -51,6 +51,9 @@ class Architects(Game):
     # ``extra_characters``); the opponent's Tax Stand leaves the Silver (RULES.md).
     rules_version: ClassVar[str] = "3"
     rules_versions = ("2", "3")  # every version this code still plays, oldest first
+    # Played for a seat when it is the only move: ``pass``, a turn that starts with no
+    # Worker at a large location to recall and is spent doing nothing.
+    forced_move_types = frozenset({"pass"})
 
     # -- options -----------------------------------------------------------------------------
     def option_fields(self) -> list[dict[str, Any]]:
@@ -135,6 +138,10 @@ class Architects(Game):
         if state["phase"] != "play" or not 0 <= seat < state["n"]:
             return []
         return turn.moves_for(state, seat)
+
+    def pass_move(self, state: State, seat: int) -> Move | None:
+        """The rules' pass, when it is legal (see :mod:`games.architects.absent`)."""
+        return absent.pass_move(self.legal_moves(state, seat))
 
     def to_act(self, state: State) -> set[int]:
         if state["phase"] == "draft":
@@ -229,10 +236,6 @@ class Architects(Game):
     def reveals(self, before: State, after: State, seat: int, move: Move) -> str | None:
         """A take-back is refused once the move turned up a face-down card (see takebacks)."""
         return takebacks.reveals(before, after, seat)
-
-    def forced_move_safe(self, state: State, seat: int, move: Move) -> bool:
-        """See :mod:`games.architects.forced`."""
-        return forced.forced_move_safe(self, state, seat, move)
 
     # -- presentation ------------------------------------------------------------------------
     def move_label(self, state: State, seat: int, move: Move) -> str:

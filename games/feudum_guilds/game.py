@@ -11,7 +11,6 @@ from typing import Any
 from games.feudum_guilds import (  # noqa: F401
     action_cards,
     fists,
-    forced,
     guilds,
     invariants,
     picture,
@@ -78,6 +77,9 @@ class FeudumGuilds(Game):
     # 3: dummy Knight rows of distinct colours, famine shuffles the alms into the seal supply
     rules_version = "3"
     rules_versions = ("2", "3")  # every version this code still plays, oldest first
+    # Played for a seat when it is the only move: forfeiting a played card's action when
+    # no way of resolving it is open, and ``done`` when nothing else may be done.
+    forced_move_types = frozenset({"forfeit", "done"})
 
     # -- setup ---------------------------------------------------------------------------
     def normalize_options(self, options: dict[str, Any], n_players: int) -> dict[str, Any]:
@@ -196,10 +198,6 @@ class FeudumGuilds(Game):
         """Why ``move`` cannot be taken back (a seal, a writ or a secret choice came to
         light), or None; see :mod:`games.feudum_guilds.takebacks`."""
         return takebacks.reveals(before, after, seat, move)
-
-    def forced_move_safe(self, state: State, seat: int, move: Move) -> bool:
-        """See :mod:`games.feudum_guilds.forced`."""
-        return forced.forced_move_safe(self, state, seat, move)
 
     # -- presentation --------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

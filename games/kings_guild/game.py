@@ -38,8 +38,8 @@ from functools import cache
 from typing import Any
 
 from games.kings_guild import (
+    absent,
     cards,
-    forced,
     guild,
     labels,
     picture,
@@ -82,6 +82,9 @@ class KingsGuild(Game):
     # carries ``"rules": 3``; a rules-2 state is unchanged (its golden logs fold as before).
     rules_version = "3"
     rules_versions = ("2", "3")  # every version this code still plays, oldest first
+    # Played for a seat when it is the only move: ending the turn when nothing else is
+    # left to do, and a ``skip`` or ``done`` closing an optional step.
+    forced_move_types = frozenset({"end_turn", "skip", "done"})
 
     def migrate(self, state: State, to: str) -> None:
         """Rules 2 states carry no ``"rules"`` key (so they stay byte-identical); rules 3
@@ -128,6 +131,10 @@ class KingsGuild(Game):
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         return turn.legal_moves(state, seat)
 
+    def stand_in_move(self, state: State, seat: int) -> Move:
+        """The shortest turn the rules allow (see :mod:`games.kings_guild.absent`)."""
+        return absent.stand_in_move(self.legal_moves(state, seat))
+
     def to_act(self, state: State) -> set[int]:
         return turn.to_act(state)
 
@@ -145,10 +152,6 @@ class KingsGuild(Game):
         treasure or sealed bid shown, the Oracle's look, the end of the game: see
         :mod:`games.kings_guild.takebacks`."""
         return takebacks.reveals(before, after, seat)
-
-    def forced_move_safe(self, state: State, seat: int, move: Move) -> bool:
-        """See :mod:`games.kings_guild.forced`."""
-        return forced.forced_move_safe(self, state, seat, move)
 
     def move_label(self, state: State, seat: int, move: Move) -> str:
         return labels.move_label(state, seat, move)

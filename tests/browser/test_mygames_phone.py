@@ -3,54 +3,16 @@ sideways scroll, in real headless Chromium."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import threading
-
 import pytest
-from werkzeug.serving import make_server
+
+from tests.browser.conftest import PHONE
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-PHONE = {"width": 390, "height": 844}
 
-
-@pytest.fixture
-def live_app(real_redis):
-    from service import create_app
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    base = f"http://127.0.0.1:{port}"
-    app = create_app({"REDIS_CLIENT": real_redis, "RUN_JOBS_INLINE": True,
-                      "SECRET_KEY": "browser-test", "BASE_URL": base})
-    server = make_server("127.0.0.1", port, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield base, app.extensions["ravenpost"]
-    server.shutdown()
-
-
-@pytest.fixture
-def phone():
-    if not CHROMIUM:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed (apt-get install chromium)")
-        pytest.skip("chromium is not installed")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        yield browser.new_page(viewport=PHONE)
-        browser.close()
-
-
-def test_my_games_and_the_settings_fit_a_390_px_phone(live_app, phone):
+def test_my_games_and_the_settings_fit_a_390_px_phone(live, phone, shots):
     from worker import jobs, players
-    base, rt = live_app
+    base, rt = live.base, live.rt
     long_name = "Adalberta Maximiliana von Longnamesburg-Overflowington"
     for _ in range(3):
         table = rt.games.create("test-race", [
@@ -62,7 +24,5 @@ def test_my_games_and_the_settings_fit_a_390_px_phone(live_app, phone):
     for path in (f"/me/{me}", f"/play/{rt.links.make(table.game_id, 0, 'play')}"):
         phone.goto(base + path)
         width = phone.evaluate("document.documentElement.scrollWidth")
-        if os.environ.get("RAVENPOST_SCREENSHOT_DIR"):
-            phone.screenshot(path=os.path.join(os.environ["RAVENPOST_SCREENSHOT_DIR"],
-                                               path.split("/")[1] + ".png"), full_page=True)
+        phone.screenshot(path=shots / f"mygames-{path.split('/')[1]}.png", full_page=True)
         assert width <= PHONE["width"], f"{path} is {width} px wide"

@@ -85,3 +85,21 @@ def test_the_lobby_lists_games_from_every_bucket(sharded):
         project_game(rt, gid, deliver=lambda *_: None)
     assert {s["id"] for s in lobby_summaries(rt, 50)} == ids
     assert len({shards.bucket_key(sharded, "rp:lobby", g) for g in ids}) > 1
+
+
+def test_the_most_overdue_come_first_across_buckets_up_to_the_limit(sharded):
+    for i in range(40):
+        sharded.zadd(shards.bucket_key(sharded, "rp:due", f"g{i}"), {f"g{i}": 100 + i})
+    due = shards.zrangebyscore(sharded, "rp:due", "-inf", 110, limit=5)
+    assert due == [(f"g{i}", 100.0 + i) for i in range(5)]
+    assert len(shards.zrangebyscore(sharded, "rp:due", "-inf", 110)) == 11
+
+
+def test_the_due_index_is_read_across_its_buckets(sharded):
+    from worker import due
+    for i in range(20):
+        due.set_due(sharded, f"g{i}", 1000 + i)
+    due.set_due(sharded, "g3", None)
+    assert due.due_games(sharded, 1005) == ["g0", "g1", "g2", "g4", "g5"]
+    assert due.due_games(sharded, 1005, limit=2) == ["g0", "g1"]
+    assert due.due_at(sharded, "g7") == 1007 and due.due_at(sharded, "g3") is None

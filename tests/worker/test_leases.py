@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import timedelta
 
 import pytest
 
@@ -75,11 +76,15 @@ def test_sent_markers_expire_after_a_notice_could_last_be_pending(rt, game):
     assert NOTICE_MAX_PENDING.total_seconds() < rt.redis.ttl(marker) <= notify.MARKER_SECONDS
 
 
-def test_the_time_out_marker_expires_too(rt, game):
+def test_the_time_out_email_markers_expire_too(rt, game):
+    # (the time-out itself needs no marker: the TimedOut in the log is the record)
     rt.store.put_json(game, "settings", {"deadline_hours": 24})
     jobs.project(game)
+    later = rt.now() + timedelta(hours=24)
+    rt.clock = lambda: later
     jobs.time_out(game, 1, 0)
-    assert 0 < rt.redis.ttl(key(game, "timedout:1:0")) <= notify.MARKER_SECONDS
+    markers = rt.redis.keys(key(game, "mailed:timeout:*"))
+    assert markers and all(0 < rt.redis.ttl(m) <= notify.MARKER_SECONDS for m in markers)
 
 
 def test_a_notice_pending_too_long_is_given_up(rt, game, monkeypatch):

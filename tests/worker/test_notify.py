@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 
@@ -128,13 +129,20 @@ def test_deadline_is_shown_in_the_players_time_zone(rt):
     assert awaiting["deadline"]
 
 
+def _later(rt, hours: float) -> None:
+    """Move the runtime's clock (time controls fold the events' times against it)."""
+    moved = rt.now() + timedelta(hours=hours)
+    rt.clock = lambda: moved
+
+
 def test_reminder_goes_out_once_if_the_seat_has_not_moved(rt):
     players = [{"name": "Ada", "email": "ada@example.com"}]
     table = rt.games.create("test-race", players, {"target": 30})
     rt.store.put_json(table.game_id, "settings", {"deadline_hours": 24})
     jobs.project(table.game_id)
-    assert jobs.remind(table.game_id, 1, 0) is True
-    assert jobs.remind(table.game_id, 1, 0) is False
+    _later(rt, 12)  # half the time left: the first default reminder
+    assert jobs.remind(table.game_id, 1, 0) == ["ReminderSent"]
+    assert jobs.remind(table.game_id, 1, 0) == []
     reminders = [m for m in rt.mail.list() if m["subject"].startswith("Reminder")]
     assert len(reminders) == 1
     assert rt.store.read(table.game_id)[-1].type == "ReminderSent"
@@ -145,26 +153,31 @@ def test_reminder_goes_out_once_if_the_seat_has_not_moved(rt):
 def test_a_missed_deadline_is_recorded_once_and_every_player_told(rt, game):
     rt.store.put_json(game, "settings", {"deadline_hours": 24})
     jobs.project(game)
-    assert jobs.time_out(game, 1, 0) is True
-    assert jobs.time_out(game, 1, 0) is True  # a retried job: nothing twice
+    rt.games.play(game, 1, {"type": "ante", "amount": 1}, rt.store.version(game))
+    jobs.project(game)
+    _later(rt, 24)
+    assert jobs.time_out(game, 1, 0)[-1] == "TimedOut"
+    assert jobs.time_out(game, 1, 0) == []  # a retried job: nothing twice
     timed_out = [e for e in rt.store.read(game) if e.type == "TimedOut"]
-    assert [e.data for e in timed_out] == [{"seat": 0, "turn": 1}]
+    assert [e.data for e in timed_out] == [{"seat": 0, "turn": 1, "policy": "wait"}]
     subjects = sorted(m["subject"] for m in rt.mail.list() if "deadline" in m["subject"])
     assert subjects == ["Ada missed the deadline in Counting Race (test game)",
                         "Your deadline passed in Counting Race (test game)"]
     # the late player can still move: a time-out is not a change of position
     rt.games.play(game, 0, {"type": "ante", "amount": 1}, rt.store.version(game))
     jobs.project(game)
-    assert jobs.time_out(game, 1, 0) is False
+    assert "TimedOut" not in jobs.time_out(game, 1, 0)
 
 
 def test_no_time_out_is_recorded_after_a_move_the_projection_has_not_seen(rt, game):
     rt.store.put_json(game, "settings", {"deadline_hours": 24})
     jobs.project(game)
     rt.games.play(game, 0, {"type": "ante", "amount": 1}, 1)  # not projected yet
-    assert jobs.time_out(game, 1, 0) is False
-    assert jobs.remind(game, 1, 0) is False
-    assert not [e for e in rt.store.read(game) if e.type in ("TimedOut", "ReminderSent")]
+    _later(rt, 24)  # seat 0's deadline, had it not moved (seat 1 has not)
+    jobs.time_out(game, 1, 0)
+    jobs.remind(game, 1, 0)
+    assert not [e for e in rt.store.read(game)
+                if e.type in ("TimedOut", "ReminderSent") and e.data["seat"] == 0]
 
 
 def test_projection_writes_a_snapshot_every_so_many_events(rt):

@@ -31,9 +31,10 @@ class Clock:
 
 
 @pytest.fixture
-def clock(monkeypatch):
+def clock(monkeypatch, rt):
     c = Clock(datetime(2026, 6, 1, 12, 0, tzinfo=UTC))  # 14:00 in Paris, 21:00 in Tokyo
     monkeypatch.setattr(quiet, "now", c)
+    rt.clock = c  # the same clock stamps the events and drives the game clocks
     return c
 
 
@@ -48,8 +49,13 @@ def mails_to(rt, address, subject=""):
             if m["to"] == address and subject in m["subject"]]
 
 
+REMINDER_AFTER = timedelta(hours=2)  # a 4-hour move clock reminds at half the time
+
+
 def new_game(rt):
-    table = rt.games.create("test-race", [ADA, BO], {"target": 30})
+    table = rt.games.create("test-race", [ADA, BO], {"target": 30}, platform={
+        "time_control": {"kind": "per_move", "hours": 4},
+        "reminders": {"fractions": [0.5], "hours_before": []}})
     return table.game_id
 
 
@@ -61,8 +67,10 @@ def ada_to_move(rt, game_id):
     return json.loads(rt.redis.hget(key(game_id, "awaiting"), "0"))["version"]
 
 
-def reminders_recorded(rt, game_id):
-    return [e for e in rt.store.iter(game_id) if e.type == ev.REMINDER_SENT]
+def reminders_recorded(rt, game_id, outcome="sent"):
+    """The reminders the log says went out (``outcome``: or were skipped, or held)."""
+    return [e for e in rt.store.iter(game_id)
+            if e.type == ev.REMINDER_SENT and e.data.get("outcome", "sent") == outcome]
 
 
 # -- last seen -------------------------------------------------------------------------
@@ -72,11 +80,14 @@ def test_no_reminder_for_a_player_who_opened_the_game_in_the_last_hour(client, q
     game_id = new_game(rt)
     jobs.project(game_id)
     turn = ada_to_move(rt, game_id)
+    clock.advance(minutes=61)
     client.get("/play/" + rt.links.make(game_id, 0, "play"))  # Ada looks at her page
-    clock.advance(minutes=59)
-    assert jobs.remind(game_id, turn, 0) is False
+    clock.at += REMINDER_AFTER - timedelta(minutes=61)  # her reminder is due, 59 min later
+    assert jobs.remind(game_id, turn, 0) == ["ReminderSent"]
     assert mails_to(rt, ADA["email"], "Reminder") == []
     assert reminders_recorded(rt, game_id) == []
+    assert len(reminders_recorded(rt, game_id, "skipped")) == 1  # decided once, in the log
+    assert jobs.remind(game_id, turn, 0) == []
 
 
 def test_opening_the_act_link_or_the_api_counts_as_having_looked(client, quiet_rt, clock):
@@ -98,9 +109,10 @@ def test_a_reminder_goes_when_the_player_last_looked_over_an_hour_ago(client, qu
     game_id = new_game(rt)
     jobs.project(game_id)
     turn = ada_to_move(rt, game_id)
+    clock.advance(minutes=59)
     client.get("/play/" + rt.links.make(game_id, 0, "play"))
-    clock.advance(minutes=61)
-    assert jobs.remind(game_id, turn, 0) is True
+    clock.at += REMINDER_AFTER - timedelta(minutes=59)  # her reminder is due, 61 min later
+    assert jobs.remind(game_id, turn, 0) == ["ReminderSent"]
     assert len(mails_to(rt, ADA["email"], "Reminder")) == 1
     assert len(reminders_recorded(rt, game_id)) == 1
 
@@ -171,14 +183,17 @@ def test_a_held_reminder_is_sent_and_recorded_when_the_quiet_hours_end(quiet_rt,
     rt = quiet_rt
     game_id = new_game(rt)
     jobs.project(game_id)
+    clock.at = datetime(2026, 6, 1, 21, 0, tzinfo=UTC)  # 23:00 in Paris
     turn = ada_to_move(rt, game_id)
-    clock.at = datetime(2026, 6, 1, 23, 0, tzinfo=UTC)  # 01:00 in Paris
-    assert jobs.remind(game_id, turn, 0) is False
-    assert reminders_recorded(rt, game_id) == []
+    clock.at += REMINDER_AFTER  # 01:00 in Paris: her reminder is due, and held
+    assert jobs.remind(game_id, turn, 0) == ["ReminderSent"]
+    assert mails_to(rt, ADA["email"], "Reminder") == []
+    assert len(reminders_recorded(rt, game_id, "held")) == 1
     clock.at = datetime(2026, 6, 2, 6, 0, tzinfo=UTC)
     assert quiet.release(game_id, turn, 0, "remind") is True
+    assert quiet.release(game_id, turn, 0, "remind") is False  # once
     assert len(mails_to(rt, ADA["email"], "Reminder")) == 1
-    assert len(reminders_recorded(rt, game_id)) == 1
+    assert len(reminders_recorded(rt, game_id, "held")) == 1  # the decision, recorded once
 
 
 def test_a_held_turn_email_is_not_sent_if_the_player_moved_meanwhile(quiet_rt, clock):

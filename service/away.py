@@ -1,0 +1,182 @@
+"""Clocks on the game page, vacations and "I'm back" (the personal page and the API).
+
+A vacation is declared in advance (``VacationDeclared{seat, from, until}``), within the
+allowance :mod:`events.clocks` computes from the log; it is decided on the log's version
+and appended with it as the expected version.  "I'm back" ends the stand-in's hold on a
+seat (``BotUnseated``).  The page partial ``_clocks.html`` gets its figures from
+:func:`clock_panel` (a template global, so the page's own code needs no change).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from flask import Blueprint, redirect, request, url_for
+
+from events import clocks as clk
+from events import envelope as ev
+from events.store import ConflictError
+from games.protocol import IllegalMove
+from service.current import after_append, rt
+from worker import timeouts
+
+bp = Blueprint("away", __name__)
+
+
+def declare_vacation(game_id: str, seat: int, start: datetime, until: datetime) -> Any:
+    """Append ``seat``'s VacationDeclared; IllegalMove with the reason if refused."""
+    runtime = rt()
+    for _ in range(5):  # bounded: each retry means the log grew meanwhile
+        clocks = timeouts.clocks_of(runtime, game_id)
+        if clocks.s["ended"]:
+            raise IllegalMove("the game is over")
+        if clocks.kind == "none":
+            raise IllegalMove("this game has no clock: there is nothing to pause")
+        now = runtime.now().timestamp()
+        refused = clk.check_vacation(clocks, seat, start.timestamp(), until.timestamp(), now)
+        if refused:
+            raise IllegalMove(refused)
+        try:
+            event = runtime.games.record(game_id, ev.VACATION_DECLARED, {
+                "seat": seat, "from": start.astimezone(UTC).isoformat(),
+                "until": until.astimezone(UTC).isoformat()},
+                actor=ev.seat_actor(seat), expected_version=clocks.version)
+        except ConflictError:
+            continue
+        after_append(game_id, event.version)
+        return event
+    raise ConflictError(runtime.store.version(game_id))
+
+
+def come_back(game_id: str, seat: int) -> Any:
+    """"I'm back": the stand-in stops playing for ``seat``."""
+    event = timeouts.back(rt(), game_id, seat)
+    after_append(game_id, event.version)
+    return event
+
+
+def clocks_json(game_id: str) -> tuple[dict[str, float | None], dict[str, str]]:
+    """``(clocks, away)`` for the API: each seat's seconds left (none: no clock), and
+    the end of each seat's vacation under way or next to come."""
+    clocks = timeouts.read_model(rt(), game_id)
+    if clocks is None:
+        return {}, {}
+    now = rt().now().timestamp()
+    left = {str(seat): value for seat, value in seconds_left(clocks, now).items()}
+    away = {str(c.seat): clk.iso(c.away_until) for c in clocks.clocks(now) if c.away_until}
+    return left, away
+
+
+def seconds_left(clocks: clk.ClockFold, now: float) -> dict[int, float | None]:
+    """Seconds on each seat's clock at ``now``: the running turn's, a bank's, or what a
+    per-move turn will start with (empty without a time control)."""
+    if clocks.kind == "none":
+        return {}
+    control = clocks.settings["time_control"]
+    out: dict[int, float | None] = {}
+    for clock in clocks.clocks(now):
+        if clock.running and clock.left is not None:
+            out[clock.seat] = max(0.0, round(clock.left, 3))
+        elif control["kind"] == "per_move":
+            out[clock.seat] = float(control["hours"]) * clk.HOUR
+        else:
+            held = clocks.s["seats"][clock.seat]["left"]
+            out[clock.seat] = (float(control["bank_hours"]) * clk.HOUR if held is None
+                               else round(held, 3))
+    return out
+
+
+def _span(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days} d {hours} h"
+    if hours:
+        return f"{hours} h {minutes} min"
+    return f"{minutes} min {secs} s" if minutes else f"{secs} s"
+
+
+def _local(seconds: float, tz: str) -> str:
+    try:
+        zone = ZoneInfo(tz or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    return datetime.fromtimestamp(seconds, zone).strftime("%a %d %b %Y, %H:%M %Z")
+
+
+@bp.app_template_global()
+def clock_panel(game_id: str, seat: int) -> dict[str, Any] | None:
+    """What ``_clocks.html`` shows ``seat``: every seat's clock and away note, the
+    vacation left, whether a stand-in plays for the seat.  None without a clock."""
+    runtime = rt()
+    clocks = timeouts.read_model(runtime, game_id)
+    if not isinstance(seat, int) or clocks is None or (clocks.kind == "none"
+                          and not any(s["bot"] for s in clocks.s["seats"])):
+        return None
+    tz = _tz(game_id, seat)
+    now = runtime.now().timestamp()
+    left = seconds_left(clocks, now)
+    rows = []
+    for clock in clocks.clocks(now):
+        rows.append({
+            "seat": clock.seat, "running": clock.running, "bot": clock.bot,
+            "left": _span(left[clock.seat]) if left.get(clock.seat) is not None else None,
+            "out": clock.timed_out,
+            "due": _local(clock.due, tz) if clock.due else None,
+            "away": _local(clock.away_until, tz) if clock.away_until else None})
+    control = clocks.settings["time_control"]
+    return {"rows": rows, "kind": control["kind"], "control": control,
+            "policy": clocks.settings["on_timeout"],
+            "vacation_left": _span(clk.vacation_left(clocks, seat, now)),
+            "bot": clocks.s["seats"][seat]["bot"] if seat < len(clocks.s["seats"]) else False,
+            "ended": clocks.s["ended"]}
+
+
+def _tz(game_id: str, seat: int) -> str:
+    seats = rt().store.get_json(game_id, "seats") or []
+    return (seats[seat].get("tz") if seat < len(seats) else None) or "UTC"
+
+
+def _form_time(name: str, tz: str) -> datetime:
+    """A ``datetime-local`` form field, in the player's time zone."""
+    raw = request.form.get(name, "").strip()
+    try:
+        value = datetime.fromisoformat(raw)
+    except ValueError:
+        raise IllegalMove(f"give '{name}' as a date and time") from None
+    if value.tzinfo is None:
+        try:
+            value = value.replace(tzinfo=ZoneInfo(tz or "UTC"))
+        except (ZoneInfoNotFoundError, ValueError):
+            value = value.replace(tzinfo=UTC)
+    return value
+
+
+@bp.post("/play/<token>/vacation")
+def vacation(token: str):
+    """The personal page's vacation form."""
+    from service.play import _refused  # the page's own refusal, with its reason
+    link = rt().links.check(token, "play")
+    tz = _tz(link.game_id, link.seat)
+    try:
+        declare_vacation(link.game_id, link.seat, _form_time("from", tz),
+                         _form_time("until", tz))
+    except (IllegalMove, ConflictError) as exc:
+        return _refused(link, url_for("play.move", token=token), exc)
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@bp.post("/play/<token>/back")
+def back(token: str):
+    """The personal page's "I'm back" button."""
+    from service.play import _refused
+    link = rt().links.check(token, "play")
+    try:
+        come_back(link.game_id, link.seat)
+    except (IllegalMove, ConflictError) as exc:
+        return _refused(link, url_for("play.move", token=token), exc)
+    return redirect(url_for("play.page", token=token), 303)

@@ -1,0 +1,362 @@
+"""Time-outs and their policies, reminders, vacations: one test per rule, on a
+controllable clock (the runtime's ``clock``, which also stamps the events' ``at``)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from events import clocks as clk
+from games import registry
+from tests.support import PLAYERS, admin_headers, bearer
+from worker import due, jobs, timeouts
+
+registry.KINDS.setdefault("test-clock", "tests.clock_game:GAME")
+
+START = datetime(2030, 1, 7, 12, 0, tzinfo=UTC)
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def at(self, hours: float) -> None:
+        self.now = START + timedelta(hours=hours)
+
+
+@pytest.fixture
+def clock(rt):
+    rt.clock = Clock()
+    return rt.clock
+
+
+@pytest.fixture
+def create(client, clock):
+    """Create a game through the API with these platform options; (id, tokens)."""
+    def make(kind="test-race", players=PLAYERS, **platform):
+        options = {"target": 40} if kind == "test-race" else {}
+        reply = client.post("/api/v1/games", headers=admin_headers(), json={
+            "game": kind, "players": players, "options": {**options, **platform}})
+        assert reply.status_code == 201, reply.json
+        return reply.json["id"], [s["token"] for s in reply.json["seats"]]
+    return make
+
+
+def of_type(rt, game_id, *types):
+    return [e for e in rt.store.read(game_id) if e.type in types]
+
+
+def ante(rt, game_id, seat, amount=1):
+    rt.games.play(game_id, seat, {"type": "ante", "amount": amount},
+                  rt.store.version(game_id))
+    jobs.project(game_id)
+
+
+PER_MOVE = {"kind": "per_move", "hours": 2}
+QUIET = {"fractions": [], "hours_before": []}
+
+
+def test_a_per_move_time_out_fires_once_at_the_deadline(rt, create, clock):
+    game_id, _ = create(time_control=PER_MOVE, reminders=QUIET)
+    clock.at(1.99)
+    assert timeouts.check_game(rt, game_id) == []
+    clock.at(2)
+    assert timeouts.check_game(rt, game_id) == ["TimedOut", "TimedOut"]  # both seats
+    assert timeouts.check_game(rt, game_id) == []
+    out = of_type(rt, game_id, "TimedOut")
+    assert [(e.data["seat"], e.data["turn"], e.data["policy"]) for e in out] == [
+        (0, 1, "wait"), (1, 1, "wait")]
+    subjects = [m["subject"] for m in rt.mail.list() if "deadline" in m["subject"]]
+    assert len(subjects) == 4  # each of two players told about each of the two
+
+
+def test_a_time_out_job_run_twice_records_one_time_out(rt, create, clock):
+    game_id, _ = create(players=PLAYERS[:1], time_control=PER_MOVE, reminders=QUIET)
+    clock.at(3)
+    jobs.time_out(game_id, 1, 0)
+    jobs.time_out(game_id, 1, 0)  # a retried or duplicated job
+    jobs.sweep()  # and the sweep finding it due as well
+    assert len(of_type(rt, game_id, "TimedOut")) == 1
+
+
+def test_a_move_in_time_stops_the_time_out(rt, create, clock):
+    game_id, _ = create(players=PLAYERS[:1], time_control=PER_MOVE, reminders=QUIET)
+    clock.at(1)
+    ante(rt, game_id, 0)
+    clock.at(2.5)  # the first turn's deadline has passed, the new turn's has not
+    assert timeouts.check_game(rt, game_id) == []
+
+
+def test_a_lost_scheduled_job_is_fired_by_the_sweep(rt, create, clock):
+    # inline runtime: scheduled jobs never run, as if RQ lost them all
+    game_id, _ = create(players=PLAYERS[:1], time_control=PER_MOVE, reminders=QUIET)
+    assert due.due_at(rt.redis, game_id) == (START + timedelta(hours=2)).timestamp()
+    clock.at(2)
+    jobs.sweep()
+    assert [e.data["seat"] for e in of_type(rt, game_id, "TimedOut")] == [0]
+    assert due.due_at(rt.redis, game_id) is None  # nothing more to wait for
+
+
+def test_bank_clock_counts_down_across_turns_with_increment_and_cap(rt, create, clock,
+                                                                    client):
+    game_id, tokens = create(time_control={"kind": "bank", "bank_hours": 3,
+                                           "increment_hours": 1, "cap_hours": 3.5},
+                             reminders=QUIET)
+    clock.at(1)
+    ante(rt, game_id, 0)  # seat 0: 3 - 1 + 1 = 3
+    clock.at(2)
+    ante(rt, game_id, 1)  # seat 1: 3 - 2 + 1 = 2; play begins with seat 0
+    reply = client.get(f"/api/v1/games/{game_id}", headers=bearer(tokens[1])).json
+    assert reply["clocks"] == {"0": 3 * 3600, "1": 2 * 3600}
+    clock.at(4.5)
+    assert timeouts.check_game(rt, game_id) == []
+    clock.at(5)
+    assert timeouts.check_game(rt, game_id) == ["TimedOut"]
+
+
+def test_a_seat_that_answered_the_simultaneous_step_does_not_time_out(rt, create, clock):
+    game_id, _ = create(time_control={"kind": "bank", "bank_hours": 2}, reminders=QUIET)
+    clock.at(0.5)
+    ante(rt, game_id, 0)  # seat 0 answered; seat 1 has not
+    clock.at(2)
+    assert timeouts.check_game(rt, game_id) == ["TimedOut"]
+    assert [e.data["seat"] for e in of_type(rt, game_id, "TimedOut")] == [1]
+
+
+def test_vacation_pauses_the_clock_and_others_see_away_until(rt, create, clock, client):
+    game_id, tokens = create(players=PLAYERS, time_control=PER_MOVE, reminders=QUIET)
+    start, until = START + timedelta(hours=1), START + timedelta(hours=4)
+    reply = client.post(f"/api/v1/games/{game_id}/vacation", headers=bearer(tokens[0]),
+                        json={"from": start.isoformat(), "until": until.isoformat()})
+    assert reply.status_code == 201, reply.json
+    game = client.get(f"/api/v1/games/{game_id}", headers=bearer(tokens[1])).json
+    assert game["away"] == {"0": until.isoformat()}
+    clock.at(2)
+    assert [e.data["seat"] for e in (of_type(rt, game_id, "TimedOut")
+                                     if timeouts.check_game(rt, game_id) else [])] == [1]
+    clock.at(4.99)
+    assert len(of_type(rt, game_id, "TimedOut")) == 1 and not timeouts.check_game(rt, game_id)
+    clock.at(5)  # 2 h of clock + 3 h away
+    assert timeouts.check_game(rt, game_id) == ["TimedOut"]
+
+
+def test_vacation_beyond_the_allowance_is_refused_with_the_reason(create, clock, client):
+    game_id, tokens = create(time_control=PER_MOVE)
+    reply = client.post(f"/api/v1/games/{game_id}/vacation", headers=bearer(tokens[0]),
+                        json={"from": (START + timedelta(hours=1)).isoformat(),
+                              "until": (START + timedelta(days=3)).isoformat()})
+    assert reply.status_code == 422
+    assert "days of vacation are left" in reply.json["message"]
+
+
+def test_skip_plays_the_games_pass_for_the_late_seat(rt, create, clock):
+    game_id, _ = create(kind="test-clock", time_control=PER_MOVE, on_timeout="skip",
+                        reminders=QUIET)
+    ante(rt, game_id, 0)
+    ante(rt, game_id, 1)  # play begins: Ada's turn, with a pass available
+    clock.at(2)
+    assert timeouts.check_game(rt, game_id) == ["TimedOut", "MovePlayed"]
+    played = of_type(rt, game_id, "MovePlayed")[-1]
+    assert played.data["move"] == {"type": "pass"} and played.data["auto"] == "timeout"
+
+
+def test_skip_without_a_pass_in_the_rules_waits_and_says_so(rt, create, clock):
+    game_id, _ = create(players=PLAYERS[:1], time_control=PER_MOVE, on_timeout="skip",
+                        reminders=QUIET)
+    clock.at(2)
+    assert timeouts.check_game(rt, game_id) == ["TimedOut"]
+    (out,) = of_type(rt, game_id, "TimedOut")
+    assert out.data["policy"] == "wait" and out.data["no_pass"] is True
+
+
+def test_auto_plays_the_stand_in_move_marked_in_the_history(rt, create, clock, client):
+    game_id, tokens = create(time_control=PER_MOVE, on_timeout="auto", reminders=QUIET)
+    ante(rt, game_id, 1)
+    clock.at(2)
+    # Ada's ante, the last, starts play with Ada's turn: the stand-in plays that too
+    assert timeouts.check_game(rt, game_id) == ["TimedOut", "MovePlayed", "MovePlayed"]
+    ante_for_her, card = of_type(rt, game_id, "MovePlayed")[-2:]
+    assert ante_for_her.data["move"] == {"type": "ante", "amount": 1}  # the first legal
+    assert card.data["move"]["type"] == "play" and card.data["auto"] == "timeout"
+    assert rt.games.load(game_id).to_act() == {1}
+    history = client.get(f"/api/v1/games/{game_id}/history",
+                         headers=bearer(tokens[0])).json["events"]
+    assert "played for Ada: time ran out" in history[-1]["text"]
+
+
+def test_bot_takes_the_seat_after_time_outs_in_a_row(rt, create, clock):
+    game_id, _ = create(kind="test-clock", time_control=PER_MOVE, on_timeout="bot",
+                        bot_after=2, reminders=QUIET)
+    clock.at(0.5)
+    ante(rt, game_id, 1)
+    clock.at(2)  # seat 0's first time-out: its ante, then its first card, played for it
+    assert timeouts.check_game(rt, game_id) == ["TimedOut", "MovePlayed", "MovePlayed"]
+    clock.at(2.5)
+    rt.games.play(game_id, 1, {"type": "pass"}, rt.store.version(game_id))
+    clock.at(4.5)  # the second in a row: the stand-in takes the seat and plays
+    assert timeouts.check_game(rt, game_id) == ["TimedOut", "BotSeated", "MovePlayed"]
+    assert [e.data.get("auto") for e in of_type(rt, game_id, "MovePlayed")[1:]] == [
+        "timeout", "timeout", None, "bot"]
+    clock.at(5)
+    rt.games.play(game_id, 1, {"type": "pass"}, rt.store.version(game_id))
+    # from now on it plays every turn of the seat at once, without waiting for a clock
+    assert timeouts.check_game(rt, game_id) == ["MovePlayed"]
+    assert of_type(rt, game_id, "MovePlayed")[-1].data["auto"] == "bot"
+
+
+def _bot_seated(rt, create, clock):
+    """A two-seat game where a stand-in plays seat 0 and it is seat 1's turn."""
+    game_id, tokens = create(kind="test-clock", time_control=PER_MOVE, on_timeout="bot",
+                             bot_after=1, reminders=QUIET)
+    clock.at(0.5)
+    ante(rt, game_id, 1)
+    clock.at(2)
+    assert timeouts.check_game(rt, game_id) == ["TimedOut", "BotSeated", "MovePlayed",
+                                                "MovePlayed"]  # the ante, then a card
+    assert timeouts.clocks_of(rt, game_id).s["to_act"] == [1]
+    return game_id, tokens
+
+
+def test_the_bot_stops_when_the_player_says_they_are_back(rt, create, clock, client):
+    game_id, tokens = _bot_seated(rt, create, clock)
+    assert client.post(f"/api/v1/games/{game_id}/back",
+                       headers=bearer(tokens[0])).status_code == 201
+    assert of_type(rt, game_id, "BotUnseated")[-1].data == {"seat": 0, "reason": "back"}
+    assert client.post(f"/api/v1/games/{game_id}/back",
+                       headers=bearer(tokens[0])).status_code == 422  # no bot any more
+    rt.games.play(game_id, 1, {"type": "pass"}, rt.store.version(game_id))
+    assert timeouts.check_game(rt, game_id) == []  # seat 0's turn is the player's again
+
+
+def test_the_bot_stops_when_the_player_moves_on_their_own(rt, create, clock):
+    game_id, _ = _bot_seated(rt, create, clock)
+    rt.games.play(game_id, 1, {"type": "pass"}, rt.store.version(game_id))
+    rt.games.play(game_id, 0, {"type": "pass"}, rt.store.version(game_id))  # before the bot
+    assert timeouts.check_game(rt, game_id) == ["BotUnseated"]
+    assert of_type(rt, game_id, "BotUnseated")[-1].data == {"seat": 0, "reason": "moved"}
+
+
+def test_forfeit_ends_the_game_with_the_late_seat_last(rt, create, clock):
+    game_id, _ = create(time_control=PER_MOVE, on_timeout="forfeit", reminders=QUIET)
+    clock.at(0.5)
+    ante(rt, game_id, 0)
+    clock.at(2)
+    assert timeouts.check_game(rt, game_id) == ["TimedOut", "GameEnded"]
+    (ended,) = of_type(rt, game_id, "GameEnded")
+    assert ended.data["early"] == "forfeit"
+    outcome = ended.data["outcome"]
+    assert outcome["ranking"][-1] == 1 and outcome["seats"] == [1]  # ranked as a resignation
+    assert outcome["winner"]
+    assert timeouts.check_game(rt, game_id) == []
+
+
+def test_reminders_go_out_at_the_configured_fractions(rt, create, clock):
+    game_id, _ = create(players=PLAYERS[:1], time_control={"kind": "per_move", "hours": 8},
+                        reminders={"fractions": [0.5, 0.25], "hours_before": []})
+    clock.at(3.9)
+    assert timeouts.check_game(rt, game_id) == []
+    clock.at(4)
+    assert timeouts.check_game(rt, game_id) == ["ReminderSent"]
+    clock.at(5.9)
+    assert timeouts.check_game(rt, game_id) == []
+    clock.at(6)
+    assert timeouts.check_game(rt, game_id) == ["ReminderSent"]
+    assert timeouts.check_game(rt, game_id) == []
+    reminders = [m for m in rt.mail.list() if m["subject"].startswith("Reminder")]
+    assert len(reminders) == 2
+
+
+def test_default_reminders_are_half_a_quarter_and_a_day_before(rt, create, clock):
+    game_id, _ = create(players=PLAYERS[:1], time_control={"kind": "per_move", "hours": 96})
+    c = timeouts.clocks_of(rt, game_id)
+    hours = sorted((when - START.timestamp()) / 3600 for _, when in c.reminders(0))
+    assert hours == [48, 72, 72]  # half left; a quarter left and 24 h before coincide
+
+
+def test_unknown_time_control_values_are_a_400_naming_the_field(client):
+    for options, field in (({"time_control": {"kind": "hourglass"}}, "kind"),
+                           ({"on_timeout": "panic"}, "on_timeout"),
+                           ({"time_control": {"kind": "per_move"}}, "hours"),
+                           ({"time_control": {"kind": "bank", "bank_hours": 1,
+                                              "speed": 2}}, "speed")):
+        reply = client.post("/api/v1/games", headers=admin_headers(), json={
+            "game": "test-race", "players": PLAYERS, "options": {"target": 40, **options}})
+        assert reply.status_code == 400, options
+        assert field in reply.json["message"], reply.json
+
+
+def test_the_settings_are_in_the_game_created_event(rt, create):
+    game_id, _ = create(time_control={"kind": "per_move", "hours": 0.5}, on_timeout="auto")
+    created = rt.store.read(game_id)[0]
+    assert created.data["platform"]["time_control"] == {"kind": "per_move", "hours": 0.5}
+    assert created.data["options"] == {"target": 40, "copies": 4}
+
+
+def test_an_old_games_deadline_hours_still_times_out(rt, clock):
+    table = rt.games.create("test-race", PLAYERS[:1], {"target": 30})
+    rt.store.put_json(table.game_id, "settings", {"deadline_hours": 24})
+    jobs.project(table.game_id)
+    clock.at(24)
+    assert timeouts.check_game(rt, table.game_id)[-1] == "TimedOut"
+
+
+def test_the_clocks_after_a_take_back_match_a_fold_from_scratch(rt, create, clock):
+    game_id, _ = create(time_control={"kind": "bank", "bank_hours": 5}, reminders=QUIET)
+    ante(rt, game_id, 0)
+    clock.at(1)
+    ante(rt, game_id, 1)
+    clock.at(1.5)
+    table = rt.games.load(game_id)
+    seat = min(table.to_act())
+    card = table.game.legal_moves(table.state, seat)[0]
+    rt.games.play(game_id, seat, card, table.version)
+    clock.at(2)
+    rt.games.rewind(game_id, table.version, "test", "admin")
+    jobs.project(game_id)
+    assert timeouts.read_model(rt, game_id).s == timeouts.clocks_of(rt, game_id).s
+    assert clk.parse_time(rt.store.read(game_id)[-1].at) == START.timestamp() + 2 * 3600
+
+
+def test_a_move_played_for_a_late_player_can_be_taken_back_and_is_not_replayed(rt, create,
+                                                                               clock):
+    game_id, _ = create(kind="test-clock", time_control=PER_MOVE, on_timeout="skip",
+                        reminders=QUIET)
+    ante(rt, game_id, 0)
+    ante(rt, game_id, 1)  # play begins: Ada's turn
+    clock.at(2)
+    assert timeouts.check_game(rt, game_id) == ["TimedOut", "MovePlayed"]  # a pass for her
+    jobs.project(game_id)
+    clock.at(2.5)
+    rt.games.request_undo(game_id, 0)  # Ada, back, asks to take back the pass
+    rt.games.answer_undo(game_id, 1, True)
+    assert rt.store.read(game_id)[-1].type == "Rewound"
+    jobs.project(game_id)
+    assert timeouts.check_game(rt, game_id) == []  # Ada chooses her move herself
+    assert 0 in rt.games.load(game_id).to_act()
+
+
+def test_time_out_emails_that_failed_are_sent_by_the_sweep(rt, create, clock, monkeypatch):
+    from worker.mail import MailError
+    from worker.projection import pending_notices
+
+    game_id, _ = create(players=PLAYERS[:1], time_control=PER_MOVE, reminders=QUIET)
+    real_send = rt.mail.send
+
+    def down(email):
+        raise MailError("try later", transient=True)
+    monkeypatch.setattr(rt.mail, "send", down)
+    clock.at(2)
+    assert timeouts.check_game(rt, game_id) == ["TimedOut"]
+    assert [n.kind for _, n in pending_notices(rt)] == ["timeout"]
+    monkeypatch.setattr(rt.mail, "send", real_send)
+    jobs.sweep()
+    jobs.sweep()
+    assert [m["subject"] for m in rt.mail.list() if "deadline" in m["subject"]] == [
+        "Your deadline passed in Counting Race (test game)"]
+    assert pending_notices(rt) == []

@@ -1,0 +1,224 @@
+"""Firing time-outs and reminders, and what a time-out does (the game's policy).
+
+Everything here is decided on the log: :func:`clocks_of` folds the game's events into
+its clocks (:mod:`events.clocks`), :func:`check_game` asks what is due at the runtime's
+``now`` and appends the one event it calls for with the version it folded as the expected
+version.  So a time-out is recorded once per (turn, seat) however many jobs, sweeps and
+restarted workers fire it: a second firing folds the first one's ``TimedOut`` and finds
+nothing due, and a firing racing a move (or another firing) fails its append and looks
+again.
+
+Policies (GameCreated ``platform.on_timeout``), after ``TimedOut{seat, turn, policy}``:
+
+- ``wait``: nothing more; everyone is told (as before time controls).
+- ``skip``: the rules' pass (``Game.pass_move``) is played for the seat; a game without
+  one falls back to ``wait``, and the TimedOut says so (``no_pass``).
+- ``auto``: the game's stand-in move (``Game.stand_in_move``) is played for the seat.
+- ``bot``: as ``auto``; after ``bot_after`` time-outs in a row, ``BotSeated`` and the
+  stand-in plays every turn of that seat, until the player's own move or an "I'm back"
+  (both end it with ``BotUnseated``).
+- ``forfeit``: the game ends (``GameService.end_early(..., "forfeit")``), the seat last.
+
+A move played for a seat is a MovePlayed appended by ``system`` with ``data.auto`` =
+``"timeout"`` or ``"bot"``; the take-back rules apply to it as to any move.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from events import envelope as ev
+from events import votes
+from events.clocks import ClockFold, fold
+from events.store import ConflictError, key
+from games.protocol import IllegalMove
+from worker import due
+from worker.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+MAX_STEPS = 50  # events one check may append (a bot playing a long turn of free actions)
+RETRY_BROKEN = 3600.0  # a game whose stand-in cannot move is looked at again in an hour
+# RQ keeps a scheduled time in whole seconds (rounded down): a job scheduled for the
+# exact due time may run a fraction of a second early, find nothing due, and leave the
+# time-out to the sweep.  So jobs are scheduled this much after it.
+LATE = 1.0
+CLOCK_KEY = "clock"  # per-game read model: the ClockFold state at the projected version
+
+
+def legacy_hours(rt: Runtime, game_id: str) -> float | None:
+    """The ``deadline_hours`` side setting of a game created before time controls."""
+    return (rt.store.get_json(game_id, "settings") or {}).get("deadline_hours")
+
+
+def clocks_of(rt: Runtime, game_id: str) -> ClockFold:
+    """The game's clocks folded from its whole log (the authority; linear in the log)."""
+    pairs: list[tuple[Any, set[int]]] = []
+    previous = None
+    for table, event in rt.replayer.walk(game_id):
+        if previous is not None:
+            pairs.append((previous, table.to_act()))
+        previous = event
+    if previous is not None:
+        pairs.append((previous, rt.games.load(game_id, at=previous.version).to_act()))
+    return fold(pairs, legacy_hours(rt, game_id))
+
+
+def read_model(rt: Runtime, game_id: str) -> ClockFold | None:
+    """The clocks the projection last wrote (for pages and the API; may lag a move)."""
+    state = rt.store.get_json(game_id, CLOCK_KEY)
+    return ClockFold(state) if state else None
+
+
+def check_game(rt: Runtime, game_id: str) -> list[str]:
+    """Do whatever the game's clocks call for at ``rt.now()``; the events appended."""
+    from worker import jobs  # jobs import this module
+
+    done: list[str] = []
+    clocks = None
+    for _ in range(MAX_STEPS):
+        clocks = clocks_of(rt, game_id)
+        actions = clocks.actions(rt.now().timestamp())
+        if not actions:
+            break
+        try:
+            appended = perform(rt, game_id, clocks, actions[0])
+        except ConflictError:
+            continue  # the log moved on while deciding: decide again on the new one
+        except IllegalMove as exc:
+            log.error("game %s: %s for seat %s failed: %s", game_id, actions[0]["do"],
+                      actions[0]["seat"], exc.reason)
+            due.set_due(rt.redis, game_id, rt.now().timestamp() + RETRY_BROKEN)
+            return done
+        done.append(appended)
+    if clocks is not None:
+        if done:
+            clocks = clocks_of(rt, game_id)
+        due.set_due(rt.redis, game_id, clocks.next_due())
+    if done:
+        jobs.request_projection(rt.enqueuer, game_id, rt.store.version(game_id))
+    return done
+
+
+def perform(rt: Runtime, game_id: str, clocks: ClockFold, action: dict[str, Any]) -> str:
+    """Append the event ``action`` calls for, on ``clocks.version``; its type."""
+    seat, version, what = action["seat"], clocks.version, action["do"]
+    games = rt.games
+    if what == "time_out":
+        policy = action["policy"]
+        data: dict[str, Any] = {"seat": seat, "turn": action["turn"], "policy": policy}
+        if policy == "skip":
+            table = games.load(game_id, at=version)
+            if table.game.pass_move(table.state, seat) is None:
+                data.update(policy="wait", no_pass=True)
+        # everyone is emailed by the projection of this event (a pending notice each,
+        # so a crash right after the append loses no email)
+        games.record(game_id, ev.TIMED_OUT, data, expected_version=version)
+        return ev.TIMED_OUT
+    if what == "remind":
+        outcome = _remind(rt, game_id, action["turn"], seat, action["which"])
+        games.record(game_id, ev.REMINDER_SENT, {
+            "seat": seat, "turn": action["turn"], "which": action["which"],
+            "covers": action["covers"], "outcome": outcome}, expected_version=version)
+        return ev.REMINDER_SENT
+    if what == "play":
+        table = games.load(game_id, at=version)
+        move = (table.game.pass_move(table.state, seat) if action.get("pass")
+                else table.game.stand_in_move(table.state, seat))
+        if move is None:
+            raise IllegalMove("the game has no pass now")
+        games.play_move(game_id, seat, move, version, auto=action["auto"])
+        return ev.MOVE_PLAYED
+    if what == "seat_bot":
+        games.record(game_id, ev.BOT_SEATED, {"seat": seat, "after": clocks.settings[
+            "bot_after"]}, expected_version=version)
+        return ev.BOT_SEATED
+    if what == "unseat":
+        games.record(game_id, ev.BOT_UNSEATED, {"seat": seat, "reason": "moved"},
+                     expected_version=version)
+        return ev.BOT_UNSEATED
+    if what == "forfeit":  # ranked as a resignation is (events.votes)
+        table = games.load(game_id, at=version)
+        scores = votes.provisional_scores(table.game, table.state)
+        games.end_early(game_id, "forfeit", version, seats=[seat],
+                        detail=votes.resign_detail(table.names, seat, scores))
+        return ev.GAME_ENDED
+    raise ValueError(f"unknown clock action {what!r}")
+
+
+def _remind(rt: Runtime, game_id: str, turn: int, seat: int, which: str) -> str:
+    """Send (or hand to the quiet hours) one reminder; what became of it: "sent",
+    "skipped" (the player looked at the game within the hour), "held" (quiet hours:
+    sent when they end, see worker.quiet), "none" (no email: muted, no address) or
+    "failed"."""
+    from worker import notify as mail
+    from worker import quiet
+    try:
+        sent = mail.send_turn(rt, game_id, turn, seat, reminder=True, which=which)
+    except (RedisConnectionError, RedisTimeoutError):
+        raise
+    except Exception:  # a reminder is best effort: it must not hold up a time-out
+        log.warning("the %s reminder of game %s to seat %s failed", which, game_id, seat,
+                    exc_info=True)
+        return "failed"
+    if sent:
+        return "sent"
+    if rt.redis.zscore(quiet.HELD, f"{game_id}|{turn}|{seat}|remind") is not None:
+        return "held"
+    marker = key(game_id, f"mailed:remind-{which}:{turn}:{seat}")  # as notify names it
+    return "skipped" if rt.redis.get(marker) == quiet.SKIPPED else "none"
+
+
+def back(rt: Runtime, game_id: str, seat: int) -> Any:
+    """"I'm back": end the stand-in's hold on ``seat`` (IllegalMove if it has none)."""
+    for _ in range(5):
+        clocks = clocks_of(rt, game_id)
+        if not clocks.s["seats"][seat]["bot"]:
+            raise IllegalMove("no stand-in plays for you in this game")
+        try:
+            return rt.games.record(game_id, ev.BOT_UNSEATED,
+                                   {"seat": seat, "reason": "back"},
+                                   expected_version=clocks.version)
+        except ConflictError:
+            continue
+    raise ConflictError(rt.store.version(game_id))
+
+
+def schedule(rt: Runtime, game_id: str, clocks: ClockFold) -> None:
+    """Enqueue the RQ jobs for the clocks' next reminders and time-outs (and, at once,
+    the follow-ups due whatever the time).  Job ids are per (game, turn, seat, kind) and
+    carry the due time, so a due time that moved (a vacation) gets a job of its own; a
+    job that fires early finds nothing due and does nothing.  A lost job is made up for
+    by the sweep through the due-time index."""
+    from worker import jobs  # jobs import this module
+
+    if clocks.kind == "none" and not any(s["bot"] for s in clocks.s["seats"]):
+        return
+    now = rt.now().timestamp()
+    if clocks.actions(0.0):
+        rt.enqueuer.enqueue(jobs.check_clocks, game_id, delay=timedelta(0),
+                            job_id=f"clock:{game_id}:{clocks.version}")
+    for seat in clocks.s["to_act"]:
+        clock = clocks.seat_clock(seat, now)
+        if clock.timed_out or clock.due is None:
+            continue
+        rt.enqueuer.enqueue(jobs.time_out, game_id, clock.turn, seat,
+                            delay=timedelta(seconds=max(0.0, clock.due - now) + LATE),
+                            job_id=f"time_out:{game_id}:{clock.turn}:{seat}:{int(clock.due)}")
+        for which, when in clocks.reminders(seat)[:1]:
+            rt.enqueuer.enqueue(jobs.remind, game_id, clock.turn, seat,
+                                delay=timedelta(seconds=max(0.0, when - now) + LATE),
+                                job_id=f"remind:{game_id}:{clock.turn}:{seat}:"
+                                       f"{which.replace('.', '_')}:{int(when)}")
+
+
+def store_read_model(pipe: Any, game_id: str, clocks: ClockFold) -> None:
+    """Queue the write of the clocks read model on ``pipe`` (the projection's
+    transaction)."""
+    import json
+    pipe.set(key(game_id, CLOCK_KEY), json.dumps(clocks.s))
