@@ -11,7 +11,7 @@ import copy
 import logging
 import marshal
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -113,7 +113,25 @@ class GameService:
                   auto: str | None = None) -> tuple[Event, Table]:
         """Decide and append one move: the event and the table right after it (the
         caller may show the new position without reading it back).  ConflictError or
-        IllegalMove on refusal.
+        IllegalMove on refusal; see :meth:`play_move_then`."""
+        event, table, _ = self.play_move_then(game_id, seat, move, expected_version,
+                                              same_turn, auto)
+        return event, table
+
+    def play_move_then(self, game_id: str, seat: int, move: dict[str, Any],
+                       expected_version: int, same_turn: bool = False,
+                       auto: str | None = None, table: Table | None = None,
+                       then: Callable[[int], Sequence[tuple[Any, ...]]] | None = None,
+                       ) -> tuple[Event, Table, list[Any] | None]:
+        """Decide and append one move: ``(event, the table right after it, replies)``.
+
+        ``table``: the latest table, if the caller just loaded it (e.g. in the round trip
+        that checked its token: see :meth:`Replayer.load_along`); it is played on.  The
+        expected-version check is the same either way, and the XADD's explicit id
+        refuses the append if the log moved on since that load.  ``then(version)``: read
+        commands sent with the append, in its round trip, right after it; their replies
+        come back as ``replies``, or None if the move ended the game (the GameEnded is
+        then appended after them, so whatever they read may predate it).
 
         The move is decided on the position at ``expected_version``: if the game moved
         on since, it is refused with ConflictError, unless everything after that version
@@ -123,7 +141,7 @@ class GameService:
         move, see :mod:`worker.forced`; ``"timeout"`` or ``"bot"``: a late player's,
         see :mod:`worker.timeouts`); it is kept in the event's ``data``.
         """
-        table = self.load(game_id)
+        table = table if table is not None else self.load(game_id)
         if table.version != expected_version:
             unchanged = (self.turn_unchanged(game_id, seat, expected_version, table.version)
                          if same_turn else
@@ -153,16 +171,17 @@ class GameService:
         data = {"seat": seat, "move": move, "final": final}
         if auto:
             data["auto"] = auto
-        event = self.store.append(game_id, expected_version, Event(
+        event, replies = self.store.append_then(game_id, expected_version, Event(
             version=expected_version + 1, type=ev.MOVE_PLAYED, actor=seat_actor(seat),
             data=data, tape=rng.tape),
-            prev=table.head or None)
+            prev=table.head or None, then=then(expected_version + 1) if then else ())
         table.version, table.head = event.version, event.hash
         if table.outcome() is not None:
             ended = self.end_if_over(game_id)
             if ended is not None:
                 table.version, table.head, table.ended = ended.version, ended.hash, True
-        return event, table
+            return event, table, None
+        return event, table, replies
 
     # -- undo by agreement ------------------------------------------------------------
     # Every decision below is made on the log as it stood at one version, and the event
@@ -526,6 +545,8 @@ class GameService:
 
     def _keep_secret(self, game_id: str, secret: bytes) -> None:
         self.store.redis.hset(key(game_id, "secrets"), commitment(secret), secret.hex())
+        # this process knows it now: its first move need not read it back
+        self._secrets[f"{game_id} {commitment(secret)}"] = secret
 
     def _secret(self, game_id: str, committed: str | None = None) -> bytes:
         """The secret behind ``committed`` (default: the commitment in force now)."""

@@ -10,16 +10,18 @@ from __future__ import annotations
 import copy
 import json
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 from events import envelope as ev
-from events.envelope import Event
+from events.envelope import Event, upcast
 from events.store import EventStore, UnknownGame, key
 from games import registry
 from games.protocol import Game, State
 from games.rng import TapePlayer
+
+TAIL_BATCH = 1000  # events read per XRANGE, as EventStore.iter reads them
 
 
 @dataclass
@@ -139,8 +141,46 @@ class Replayer:
                 base = self.snapshot(game_id)
                 if base is not None and at is not None and base.version > at:
                     base = None
-        start = 1 if base is None else base.version + 1
-        events = list(self.store.iter(game_id, start, at))
+        return self._load_from(game_id, base, at, use_snapshot,
+                               list(self.store.iter(game_id, 1 if base is None
+                                                    else base.version + 1, at)))
+
+    def load_along(self, game_id: str, commands: Sequence[tuple[Any, ...]],
+                   check: Callable[[list[Any]], None] | None = None) -> tuple[Table, list[Any]]:
+        """The latest table, with ``commands`` (Redis commands on this game's keys, e.g.
+        ``("HGET", key, field)``) sent in the same round trip as the load's first read:
+        ``(table, their replies)``.  ``check(replies)`` runs before anything is folded
+        (a refused token then costs no fold, and its refusal comes before "no such
+        game").
+
+        A request that must read a few keys of the game besides its log (the token's
+        generation, the clocks) thus waits for Redis once: with the process's cached
+        table that one read is the log's tail, else the worker's snapshot (then the
+        tail follows, as in :meth:`load`)."""
+        base = self._cached(game_id, None)
+        pipe = self.store.redis.pipeline(transaction=False)
+        for command in commands:
+            pipe.execute_command(*command)
+        if base is not None:
+            pipe.xrange(key(game_id, "log"), min=f"0-{base.version + 1}", max="+",
+                        count=TAIL_BATCH)
+        else:
+            pipe.get(key(game_id, "snapshot"))
+        *replies, first = pipe.execute()
+        if check is not None:
+            check(replies)
+        if base is None:
+            base = self._snapshot_of(game_id, first)
+            events = list(self.store.iter(game_id, 1 if base is None else base.version + 1))
+        else:
+            events = [upcast(Event.from_entry(entry_id, fields)) for entry_id, fields in first]
+            if len(first) == TAIL_BATCH:  # a long tail: read the rest as load() does
+                events += self.store.iter(game_id, events[-1].version + 1)
+        return self._load_from(game_id, base, None, True, events), replies
+
+    def _load_from(self, game_id: str, base: Table | None, at: int | None,
+                   use_snapshot: bool, events: list[Event]) -> Table:
+        """:meth:`load`'s fold of ``events`` (read from after ``base``) and its fallbacks."""
         table = self._fold(game_id, base, events)
         if table is None and use_snapshot:  # a take-back reached back past the base
             earlier = self.snapshot(game_id, "snapshot:prev")
@@ -264,7 +304,12 @@ class Replayer:
     # -- snapshots (a cache the worker writes; the stream stays the truth) ------------
     def snapshot(self, game_id: str, name: str = "snapshot") -> Table | None:
         """The worker's latest snapshot (``name="snapshot:prev"``: the one before it)."""
-        data = self.store.get_json(game_id, name)
+        return self._snapshot_of(game_id, self.store.redis.get(key(game_id, name)))
+
+    @staticmethod
+    def _snapshot_of(game_id: str, raw: str | None) -> Table | None:
+        """The table in a snapshot's stored JSON ``raw``, if it is usable here."""
+        data = json.loads(raw) if raw else None
         if not data:
             return None
         table = Table.from_json(data["table"])

@@ -13,7 +13,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import redis
@@ -87,6 +87,15 @@ class EventStore:
         ``expected_version`` (a load just read it): the log's end is then not read again.
         That is safe because XADD's explicit id refuses the entry unless the log ends
         exactly at ``expected_version``, whose hash never changes once written."""
+        return self.append_then(game_id, expected_version, event, prev)[0]
+
+    def append_then(self, game_id: str, expected_version: int, event: Event,
+                    prev: str | None = None,
+                    then: Sequence[tuple[Any, ...]] = ()) -> tuple[Event, list[Any]]:
+        """:meth:`append`, with the commands ``then`` sent in the same round trip right
+        after the XADD (e.g. what must be read once the event is in): ``(event, their
+        replies)``.  They should only read: they are sent whether or not the XADD is
+        refused (a refusal raises ConflictError as ever)."""
         log = key(game_id, "log")
         if prev is None or expected_version < 1:
             last = self.redis.xrevrange(log, count=1)
@@ -108,7 +117,10 @@ class EventStore:
         if sealed.version == 1:
             pipe.zadd(GAMES_INDEX, {game_id: time.time()}, nx=True)
         pipe.xadd(log, sealed.to_fields(), id=f"0-{sealed.version}")
-        *marks, added = pipe.execute(raise_on_error=False)
+        for command in then:
+            pipe.execute_command(*command)
+        replies = pipe.execute(raise_on_error=False)
+        *marks, added = replies[:len(replies) - len(then)]
         for result in marks:
             if isinstance(result, Exception):
                 raise result
@@ -116,7 +128,7 @@ class EventStore:
             raise ConflictError(self.version(game_id)) from added
         if isinstance(added, Exception):
             raise added
-        return sealed
+        return sealed, replies[len(replies) - len(then):]
 
     # -- reading -----------------------------------------------------------------------
     def version(self, game_id: str) -> int:

@@ -14,10 +14,10 @@ from events.audit import audit_tapes
 from events.replay import Table
 from games import registry
 from service import away, limits, schemas
-from service.auth import bearer, is_admin, player
+from service.auth import bearer, is_admin, player, player_table
 from service.current import after_append, rt
 from service.errors import ApiError
-from worker import quiet
+from worker import jobs, quiet
 from worker.links import Link, api_token, rotate_api_token
 from worker.notify import vote_time
 
@@ -109,15 +109,22 @@ def create_game(data: dict) -> Table:
     return table
 
 
-def game_json(table: Table, seat: int) -> dict:
+_READ_NOW = object()
+
+
+def game_json(table: Table, seat: int, clocks: object = _READ_NOW) -> dict:
+    """The API view of ``table`` for ``seat``; ``clocks``: the clocks' read model (its
+    stored text, or None: none) if the caller read it already (see :func:`get_game`)."""
     game = table.game
     to_act = table.to_act()
+    clocks_away = (away.clocks_json(table.game_id) if clocks is _READ_NOW
+                   else away.clocks_json_of(clocks))
     return {
         "id": table.game_id, "game": table.kind, "version": table.version, "seat": seat,
         "to_act": sorted(to_act), "view": game.view(table.state, seat),
         "legal_moves": game.legal_moves(table.state, seat) if seat in to_act else [],
         "outcome": table.outcome() if table.ended else None,
-        **dict(zip(("clocks", "away"), away.clocks_json(table.game_id), strict=True)),
+        **dict(zip(("clocks", "away"), clocks_away, strict=True)),
     }
 
 
@@ -164,18 +171,24 @@ def post_game():
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
-    link = player(game_id)
+    # the token's generation, the log's tail and the clocks in one round trip
+    link, table, (clocks,) = player_table(game_id, [away.read_model_command(game_id)])
     quiet.seen(rt().redis, game_id, link.seat)  # no reminder for who just looked
-    return jsonify(game_json(rt().games.load(game_id), link.seat))
+    return jsonify(game_json(table, link.seat, clocks))
 
 
 @bp.post("/games/<game_id>/moves")
 def post_move(game_id: str):
-    link = player(game_id)
+    # Round trips: the token's generation with the load; the dirty mark, the append and
+    # the projection job's status in one pipeline; the enqueue only if no job waits.
+    link, table, _ = player_table(game_id)
     data = body(schemas.MoveIn())
-    event, table = rt().games.play_move(game_id, link.seat, data["move"],
-                                        data["expected_version"])
-    after_append(game_id, event.version)
+    enqueuer = rt().enqueuer
+    event, table, statuses = rt().games.play_move_then(
+        game_id, link.seat, data["move"], data["expected_version"], table=table,
+        then=lambda version: jobs.projection_status_commands(enqueuer, game_id,
+                                                             version) or ())
+    after_append(game_id, event.version, statuses or None)
     # the new position as the mover sees it, from the table the move was decided on: a
     # client needs no GET (the version is the GameEnded's when the move ended the game)
     return jsonify({"version": table.version, "to_act": sorted(table.to_act()),

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import hmac
+from collections.abc import Sequence
+from typing import Any
 
 from flask import current_app, request
 
+from events.replay import Table
 from service.current import rt
 from service.errors import ApiError
 from worker.links import Link
@@ -51,16 +54,44 @@ def admin_session() -> bool:
 
 def player(game_id: str) -> Link:
     """The seat whose API token came with the request, for this game."""
+    from worker.links import api_generation
+
+    link = _signed(game_id)
+    _current(link, api_generation(rt().redis, game_id, link.seat))
+    return link
+
+
+def player_table(game_id: str, also: Sequence[tuple[Any, ...]] = ()
+                 ) -> tuple[Link, Table, list[Any]]:
+    """:func:`player` and the game's latest table in one round trip to Redis: the token's
+    generation is read in the load's own pipeline, and checked before anything is folded
+    (so a revoked token is refused at once, as by :func:`player`).  ``also``: more reads
+    on the game's keys for that round trip; returns ``(link, table, their replies)``."""
+    from worker.links import generation_command, generation_of
+
+    link = _signed(game_id)
+
+    def check(replies: list[Any]) -> None:
+        _current(link, generation_of(replies[0]))
+
+    table, replies = rt().games.replayer.load_along(
+        game_id, [generation_command(game_id, link.seat), *also], check)
+    return link, table, replies[1:]
+
+
+def _signed(game_id: str) -> Link:
+    """The link of the request's bearer token, signed by us for this game (no Redis)."""
     token = bearer()
     if not token:
         raise ApiError(401, "unauthorized", "Send your player token as 'Authorization: Bearer'.")
-    from worker.links import api_generation
-
-    runtime = rt()
-    link = runtime.links.check(token, "api")
+    link = rt().links.check(token, "api")
     if link.game_id != game_id:
         raise ApiError(403, "forbidden", "That token is for another game.")
-    if link.generation != api_generation(runtime.redis, game_id, link.seat):
+    return link
+
+
+def _current(link: Link, generation: int) -> None:
+    """Refuse a token of an older generation than the seat's ``generation`` (revoked)."""
+    if link.generation != generation:
         raise ApiError(401, "revoked", "This token was revoked; your game page issues the "
                        "current one.")
-    return link

@@ -128,8 +128,18 @@ def _generations(game_id: str) -> str:
 
 def api_generation(redis_client, game_id: str, seat: int) -> int:
     """The seat's current API token generation (0 until its first revocation)."""
-    value = redis_client.hget(_generations(game_id), str(seat))
-    return int(value) if value is not None else 0
+    return generation_of(redis_client.hget(*generation_command(game_id, seat)[1:]))
+
+
+def generation_command(game_id: str, seat: int) -> tuple[str, str, str]:
+    """The Redis command reading the seat's API token generation, for a caller's
+    pipeline on the game's keys (its reply goes to :func:`generation_of`)."""
+    return ("HGET", _generations(game_id), str(seat))
+
+
+def generation_of(reply: str | bytes | None) -> int:
+    """The generation a :func:`generation_command` reply stands for."""
+    return int(reply) if reply is not None else 0
 
 
 def api_token(redis_client, links: Links, game_id: str, seat: int) -> str:
