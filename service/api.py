@@ -17,7 +17,7 @@ from service import away, limits, schemas
 from service.auth import bearer, is_admin, player, player_table
 from service.current import after_append, rt
 from service.errors import ApiError
-from worker import jobs, quiet
+from worker import jobs
 from worker.links import Link, api_token, rotate_api_token
 from worker.notify import vote_time
 
@@ -171,9 +171,12 @@ def post_game():
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
-    # the token's generation, the log's tail and the clocks in one round trip
-    link, table, (clocks,) = player_table(game_id, [away.read_model_command(game_id)])
-    quiet.seen(rt().redis, game_id, link.seat)  # no reminder for who just looked
+    # one round trip: the token's generation with the "seen" mark (no reminder for who
+    # just looked), the log's tail and the clocks
+    link, table, (clocks,) = player_table(game_id, [away.read_model_command(game_id)],
+                                          seen=True)
+    if isinstance(clocks, Exception):
+        raise clocks
     return jsonify(game_json(table, link.seat, clocks))
 
 

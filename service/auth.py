@@ -61,21 +61,31 @@ def player(game_id: str) -> Link:
     return link
 
 
-def player_table(game_id: str, also: Sequence[tuple[Any, ...]] = ()
+def player_table(game_id: str, also: Sequence[tuple[Any, ...]] = (), seen: bool = False
                  ) -> tuple[Link, Table, list[Any]]:
     """:func:`player` and the game's latest table in one round trip to Redis: the token's
     generation is read in the load's own pipeline, and checked before anything is folded
     (so a revoked token is refused at once, as by :func:`player`).  ``also``: more reads
-    on the game's keys for that round trip; returns ``(link, table, their replies)``."""
-    from worker.links import generation_command, generation_of
+    on the game's keys for that round trip; returns ``(link, table, their replies)``.
+    ``seen``: also note that the seat looked (:func:`worker.quiet.seen`), in the same
+    command as the generation's read and only if the token is current."""
+    from worker import quiet
+    from worker.links import generation_command, generation_of, generation_then_set
 
     link = _signed(game_id)
+    first = (generation_then_set(game_id, link.seat, link.generation,
+                                 quiet.seen_entry(game_id, link.seat))
+             if seen else generation_command(game_id, link.seat))
 
     def check(replies: list[Any]) -> None:
+        if isinstance(replies[0], Exception):  # a server without scripting: two trips
+            _current(link, generation_of(rt().redis.hget(*generation_command(
+                game_id, link.seat)[1:])))
+            quiet.seen(rt().redis, game_id, link.seat)
+            return
         _current(link, generation_of(replies[0]))
 
-    table, replies = rt().games.replayer.load_along(
-        game_id, [generation_command(game_id, link.seat), *also], check)
+    table, replies = rt().games.replayer.load_along(game_id, [first, *also], check)
     return link, table, replies[1:]
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
@@ -52,9 +53,13 @@ class Links:
         self._secret = secret_key
         self.max_age = {"act": max_age, "play": play_max_age, "api": play_max_age,
                         "mute": play_max_age, "me": play_max_age}
+        # one serializer per purpose, made once: each keeps no state between calls, and
+        # making one per token was a tenth of an API request's time
+        self._serializers = {purpose: URLSafeTimedSerializer(
+            secret_key, salt=f"ravenpost-link-{purpose}") for purpose in PURPOSES}
 
     def _serializer(self, purpose: str) -> URLSafeTimedSerializer:
-        return URLSafeTimedSerializer(self._secret, salt=f"ravenpost-link-{purpose}")
+        return self._serializers[purpose]
 
     def make(self, game_id: str, seat: int, purpose: str, version: int | None = None,
              generation: int = 0) -> str:
@@ -135,6 +140,26 @@ def generation_command(game_id: str, seat: int) -> tuple[str, str, str]:
     """The Redis command reading the seat's API token generation, for a caller's
     pipeline on the game's keys (its reply goes to :func:`generation_of`)."""
     return ("HGET", _generations(game_id), str(seat))
+
+
+# Reads the seat's generation and, only if the token's is that one (not revoked), writes
+# what the caller asks (the seat's "seen" mark): one round trip, on the game's keys only.
+_GENERATION_THEN_SET = """
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if (current or '0') == ARGV[2] then redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[4]) end
+return current
+"""
+
+
+def generation_then_set(game_id: str, seat: int, generation: int,
+                        entry: tuple[str, str, int]) -> tuple[Any, ...]:
+    """Like :func:`generation_command` (same reply), and the same command writes
+    ``entry`` = ``(key, value, seconds to live)`` if the seat's generation is
+    ``generation``: a revoked token reads but writes nothing.  ``key`` must be one of
+    the game's own keys (a Redis Cluster keeps them in one slot)."""
+    name, value, ttl = entry
+    return ("EVAL", _GENERATION_THEN_SET, 2, _generations(game_id), name, str(seat),
+            str(generation), value, ttl)
 
 
 def generation_of(reply: str | bytes | None) -> int:

@@ -129,14 +129,27 @@ def test_with_the_queue_on_another_redis_the_job_status_is_read_there(
         release(*claim)
 
 
-def test_a_view_takes_two_round_trips(rq_app, round_trips):
+def test_a_view_takes_one_round_trip(rq_app, round_trips):
     client = rq_app.test_client()
     gid, tokens = new_game(client)
     client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[0]))
     round_trips.clear()
     assert client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[0])).status_code == 200
-    # the token's generation, the log's tail and the clocks; then "seen" (no reminder)
-    assert len(round_trips) == 2
+    # the token's generation with the "seen" mark, the log's tail and the clocks
+    assert len(round_trips) == 1
+
+
+def test_a_view_marks_its_seat_seen_only_with_a_current_token(rq_app):
+    client = rq_app.test_client()
+    gid, tokens = new_game(client)
+    rt = rq_app.extensions["ravenpost"]
+    seen = f"rp:{{g:{gid}}}:seen:0"
+    assert client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[0])).status_code == 200
+    assert rt.redis.ttl(seen) > 0  # no reminder for who just looked, and it expires
+    client.post(f"/api/v1/games/{gid}/token", headers=bearer(tokens[0]))
+    rt.redis.delete(seen)
+    assert client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[0])).status_code == 401
+    assert not rt.redis.exists(seen)  # a revoked token's look counts for nothing
 
 
 def test_a_revoked_token_is_refused_on_the_very_next_request(rq_app):
