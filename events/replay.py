@@ -24,6 +24,10 @@ from games.protocol import Game, State
 from games.rng import TapePlayer
 
 TAIL_BATCH = 1000  # events read per XRANGE, as EventStore.iter reads them
+# Events read from the log's end with the snapshot when a process has no table of a game
+# yet: more than the worker's SNAPSHOT_EVERY (50), so the tail after the snapshot is
+# usually among them and the load needs no second round trip.
+COLD_TAIL = 64
 
 
 @dataclass
@@ -162,25 +166,37 @@ class Replayer:
 
         A request that must read a few keys of the game besides its log (the token's
         generation, the clocks) thus waits for Redis once: with the process's cached
-        table that one read is the log's tail, else the worker's snapshot (then the
-        tail follows, as in :meth:`load`)."""
+        table that one read is the log's tail, else the worker's snapshot and the last
+        ``COLD_TAIL`` events (the rest of the tail follows if they do not reach back to
+        the snapshot)."""
         base = self._cached(game_id, None)
+        log = key(game_id, "log")
         pipe = self.store.redis.pipeline(transaction=False)
         for command in commands:
             pipe.execute_command(*command)
         if base is not None:
-            pipe.xrange(key(game_id, "log"), min=f"0-{base.version + 1}", max="+",
-                        count=TAIL_BATCH)
-        else:
+            pipe.xrange(log, min=f"0-{base.version + 1}", max="+", count=TAIL_BATCH)
+        else:  # the snapshot, and the log's end, which usually reaches back to it
             pipe.get(key(game_id, "snapshot"))
+            pipe.xrevrange(log, count=COLD_TAIL)
         *replies, first = pipe.execute(raise_on_error=False)
+        if base is None:
+            *replies, snapshot = replies
+            if isinstance(snapshot, Exception):
+                raise snapshot
         if isinstance(first, Exception):
             raise first
         if check is not None:  # it may accept a failed command of its own (an Exception)
             check(replies)
         if base is None:
-            base = self._snapshot_of(game_id, first)
-            events = list(self.store.iter(game_id, 1 if base is None else base.version + 1))
+            base = self._snapshot_of(game_id, snapshot)
+            start = 1 if base is None else base.version + 1
+            end = [upcast(Event.from_entry(entry_id, fields)) for entry_id, fields
+                   in reversed(first)]
+            if end and end[0].version <= start:
+                events = [event for event in end if event.version >= start]
+            else:  # the log's end begins after the events needed: read them all
+                events = list(self.store.iter(game_id, start))
         else:
             events = [upcast(Event.from_entry(entry_id, fields)) for entry_id, fields in first]
             if len(first) == TAIL_BATCH:  # a long tail: read the rest as load() does
@@ -250,6 +266,11 @@ class Replayer:
                 table = self.evolve(table, game_id, event)
             if event.version in targets:
                 kept[event.version] = json.dumps(table.to_json())
+
+    def cached(self, game_id: str) -> Table | None:
+        """A fresh copy of the table this process loaded last for the game (None: none);
+        the log may have grown since: its ``version`` says where it stands."""
+        return self._cached(game_id, None)
 
     def _cached(self, game_id: str, at: int | None) -> Table | None:
         with self._cache_lock:

@@ -11,14 +11,15 @@ from marshmallow import Schema
 
 from events import history, votes
 from events.audit import audit_tapes
+from events.guarded import GuardFailed
 from events.replay import Table
 from games import registry
 from service import away, limits, schemas
-from service.auth import bearer, is_admin, player, player_table
+from service.auth import bearer, is_admin, player, player_table, refuse_revoked, signed
 from service.current import after_append, rt
 from service.errors import ApiError
 from worker import jobs
-from worker.links import Link, api_token, rotate_api_token
+from worker.links import Link, api_token, generation_guard, generation_of, rotate_api_token
 from worker.notify import vote_time
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -182,15 +183,31 @@ def get_game(game_id: str):
 
 @bp.post("/games/<game_id>/moves")
 def post_move(game_id: str):
-    # Round trips: the token's generation with the load; the dirty mark, the append and
-    # the projection job's status in one pipeline; the enqueue only if no job waits.
-    link, table, _ = player_table(game_id)
+    # Round trips: one when this process holds the table at the expected version (the
+    # dirty mark, the append guarded by the token's generation and the projection job's
+    # status in one pipeline), else two (the token's generation with the load; then
+    # that pipeline with a plain append); one more to enqueue if no projection waits.
+    link = signed(game_id)
     data = body(schemas.MoveIn())
-    enqueuer = rt().enqueuer
-    event, table, statuses = rt().games.play_move_then(
-        game_id, link.seat, data["move"], data["expected_version"], table=table,
-        then=lambda version: jobs.projection_status_commands(enqueuer, game_id,
-                                                             version) or ())
+    enqueuer, games = rt().enqueuer, rt().games
+
+    def then(version: int) -> list:
+        return jobs.projection_status_commands(enqueuer, game_id, version) or []
+
+    try:
+        played = games.play_cached(game_id, link.seat, data["move"],
+                                   data["expected_version"], generation_guard(link), then)
+    except GuardFailed as exc:
+        refuse_revoked(link, generation_of(exc.current))
+        raise
+    if played is None:  # the usual path; it refuses what the one above would not decide
+        secrets = games.secrets_command(game_id)  # a process's first move in this game
+        link, table, replies = player_table(game_id, [secrets] if secrets else [])
+        if secrets:
+            games.keep_secrets(game_id, replies[0])
+        played = games.play_move_then(game_id, link.seat, data["move"],
+                                      data["expected_version"], table=table, then=then)
+    event, table, statuses = played
     after_append(game_id, event.version, statuses or None)
     # the new position as the mover sees it, from the table the move was decided on: a
     # client needs no GET (the version is the GameEnded's when the move ended the game)

@@ -56,8 +56,8 @@ def player(game_id: str) -> Link:
     """The seat whose API token came with the request, for this game."""
     from worker.links import api_generation
 
-    link = _signed(game_id)
-    _current(link, api_generation(rt().redis, game_id, link.seat))
+    link = signed(game_id)
+    refuse_revoked(link, api_generation(rt().redis, game_id, link.seat))
     return link
 
 
@@ -72,25 +72,26 @@ def player_table(game_id: str, also: Sequence[tuple[Any, ...]] = (), seen: bool 
     from worker import quiet
     from worker.links import generation_command, generation_of, generation_then_set
 
-    link = _signed(game_id)
+    link = signed(game_id)
     first = (generation_then_set(game_id, link.seat, link.generation,
                                  quiet.seen_entry(game_id, link.seat))
              if seen else generation_command(game_id, link.seat))
 
     def check(replies: list[Any]) -> None:
         if isinstance(replies[0], Exception):  # a server without scripting: two trips
-            _current(link, generation_of(rt().redis.hget(*generation_command(
+            refuse_revoked(link, generation_of(rt().redis.hget(*generation_command(
                 game_id, link.seat)[1:])))
             quiet.seen(rt().redis, game_id, link.seat)
             return
-        _current(link, generation_of(replies[0]))
+        refuse_revoked(link, generation_of(replies[0]))
 
     table, replies = rt().games.replayer.load_along(game_id, [first, *also], check)
     return link, table, replies[1:]
 
 
-def _signed(game_id: str) -> Link:
-    """The link of the request's bearer token, signed by us for this game (no Redis)."""
+def signed(game_id: str) -> Link:
+    """The link of the request's bearer token, signed by us for this game; whether it
+    is revoked is not checked here (no Redis): :func:`refuse_revoked` does."""
     token = bearer()
     if not token:
         raise ApiError(401, "unauthorized", "Send your player token as 'Authorization: Bearer'.")
@@ -100,7 +101,7 @@ def _signed(game_id: str) -> Link:
     return link
 
 
-def _current(link: Link, generation: int) -> None:
+def refuse_revoked(link: Link, generation: int) -> None:
     """Refuse a token of an older generation than the seat's ``generation`` (revoked)."""
     if link.generation != generation:
         raise ApiError(401, "revoked", "This token was revoked; your game page issues the "

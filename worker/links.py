@@ -162,6 +162,12 @@ def generation_then_set(game_id: str, seat: int, generation: int,
             str(generation), value, ttl)
 
 
+def generation_guard(link: Link) -> tuple[str, str, str]:
+    """``(hash, field, value)`` that holds while ``link``'s API token is not revoked,
+    for :func:`events.guarded.append_if` (the hash named as :func:`key` names it)."""
+    return ("api-gen", str(link.seat), str(link.generation))
+
+
 def generation_of(reply: str | bytes | None) -> int:
     """The generation a :func:`generation_command` reply stands for."""
     return int(reply) if reply is not None else 0
