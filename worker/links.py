@@ -17,14 +17,16 @@ as generation 0, so they keep working until their seat's first revocation.
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from events.store import key
+from events.store import LRU, key
 
 PURPOSES = ("act", "play", "api", "mute", "me")
+CHECKED_KEPT = 4096  # API tokens found valid, kept per process
 
 
 class LinkError(Exception):
@@ -57,6 +59,7 @@ class Links:
         # making one per token was a tenth of an API request's time
         self._serializers = {purpose: URLSafeTimedSerializer(
             secret_key, salt=f"ravenpost-link-{purpose}") for purpose in PURPOSES}
+        self._checked = LRU(CHECKED_KEPT)  # API token -> (Link, signed at)
 
     def _serializer(self, purpose: str) -> URLSafeTimedSerializer:
         return self._serializers[purpose]
@@ -72,7 +75,28 @@ class Links:
         return self._serializer(purpose).dumps(payload)
 
     def check(self, token: str, purpose: str) -> Link:
-        """The link a token stands for; LinkError if it is not valid for ``purpose``."""
+        """The link a token stands for; LinkError if it is not valid for ``purpose``.
+
+        API tokens come with every request of a client: the ones found valid are kept
+        (a bounded LRU, with the time they were signed), so the signature is checked
+        once per process and only their age again.  Whether a token is revoked is not
+        this check's business (see service.auth): it is read from Redis every time."""
+        if purpose == "api":
+            kept = self._checked.get(token)
+            if kept is not None and time.time() - kept[1] <= self.max_age["api"]:
+                return kept[0]
+        link = self._check(token, purpose)
+        if purpose == "api":
+            self._checked[token] = (link, self._signed_at(token))
+        return link
+
+    def _signed_at(self, token: str) -> float:
+        """When a token that checked as valid was signed (its timestamp)."""
+        serializer = self._serializers["api"]
+        _, signed_at = serializer.loads(token, return_timestamp=True)
+        return signed_at.timestamp()
+
+    def _check(self, token: str, purpose: str) -> Link:
         try:
             data = self._serializer(purpose).loads(token, max_age=self.max_age[purpose])
         except SignatureExpired:

@@ -263,3 +263,38 @@ def test_a_process_reads_a_games_secret_once(rq_app, other_process, round_trips)
     assert post().status_code == 201
     assert not any(b"secrets" in command for command in commands(round_trips))
     assert len(round_trips) == 1
+
+
+def test_an_api_token_checked_once_still_expires_with_its_age(monkeypatch):
+    import time
+
+    from worker.links import LinkError, Links
+    links = Links("a-secret-key", max_age=60, play_max_age=3600)
+    now = [1_000_000.0]
+    monkeypatch.setattr(time, "time", lambda: now[0])
+    token = links.make("g1", 0, "api")
+    assert links.check(token, "api").seat == 0  # checked, and kept by the process
+    now[0] += 3599
+    assert links.check(token, "api").game_id == "g1"
+    now[0] += 2
+    with pytest.raises(LinkError):
+        links.check(token, "api")
+
+
+def test_api_answers_keep_every_security_header_talisman_gives_a_page(fake_redis):
+    from service import create_app
+    app = create_app({"REDIS_CLIENT": fake_redis, "RUN_JOBS_INLINE": True,
+                      "RAVENPOST_ENV": "production", "REDIS_URL": "redis://unused",
+                      "SECRET_KEY": "a-long-random-production-secret-key-0123456789",
+                      "ADMIN_TOKEN": "a-production-admin-token-of-32-chars-or-more"})
+    client = app.test_client()
+    page = client.get("/", base_url="https://ravenpost.example").headers
+    for _ in range(2):  # the second answer is made from what the first worked out
+        secure = client.get("/api/v1/kinds", base_url="https://ravenpost.example").headers
+        assert secure["Strict-Transport-Security"] == page["Strict-Transport-Security"]
+        for name in ("X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy",
+                     "Permissions-Policy", "Cache-Control"):
+            assert secure[name] == page[name]
+        assert "'nonce-" not in secure["Content-Security-Policy"]  # JSON runs no script
+        assert "Set-Cookie" not in secure
+    assert "Strict-Transport-Security" not in client.get("/api/v1/kinds").headers  # http
