@@ -232,8 +232,8 @@ class Replayer:
             return None
         revealed = list(base.revealed_secrets) if base else []
         table = base
-        for event in chain:
-            table = self.evolve(table, game_id, event)
+        for event in chain:  # events read for this fold alone: apply may keep their moves
+            table = self.evolve(table, game_id, event, copy_move=False)
         if table is None:
             return None
         # What the whole log says, rewound branches included: a secret once revealed
@@ -291,11 +291,13 @@ class Replayer:
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
 
-    def evolve(self, table: Table | None, game_id: str, event: Event) -> Table:
+    def evolve(self, table: Table | None, game_id: str, event: Event,
+               copy_move: bool = True) -> Table:
         """The table after one more event (a new object only for GameCreated/Rewound).
 
         A Rewound loads the table at its target (one linear load); :meth:`load` and
-        :meth:`walk` avoid even that when they fold many events."""
+        :meth:`walk` avoid even that when they fold many events.  ``copy_move=False``:
+        the rules may keep or change the event's move (the caller drops the event)."""
         if event.type == ev.GAME_CREATED:
             data = event.data
             game = registry.get(data["kind"]).for_rules(data["rules_version"])
@@ -312,8 +314,9 @@ class Replayer:
             raise ValueError(f"event {event.version} ({event.type}) before GameCreated")
         if event.type == ev.MOVE_PLAYED:
             tape = TapePlayer(event.tape)
+            move = event.data["move"]
             table.game.apply(table.state, event.data["seat"],
-                             ev.json_copy(event.data["move"]), tape)
+                             ev.json_copy(move) if copy_move else move, tape)
             tape.finish()
         elif event.type == ev.REWOUND:
             return _rewound(table, self.load(game_id, at=event.data["to"]), event)
