@@ -172,7 +172,7 @@ class GameService:
         if the guard does not hold; nothing is appended then."""
         from events.guarded import append_if
 
-        table = self.replayer.cached(game_id)
+        table = self.replayer.cached(game_id, expected_version)
         if table is None or table.version != expected_version or not table.head:
             return None
         secret = self._secrets.get(f"{game_id} {table.commitment}")

@@ -267,9 +267,12 @@ class Replayer:
             if event.version in targets:
                 kept[event.version] = json.dumps(table.to_json())
 
-    def cached(self, game_id: str) -> Table | None:
-        """A fresh copy of the table this process loaded last for the game (None: none);
-        the log may have grown since: its ``version`` says where it stands."""
+    def cached(self, game_id: str, version: int | None = None) -> Table | None:
+        """A fresh copy of the table this process loaded last for the game (None: none,
+        or not at ``version`` if given); the log may have grown since."""
+        entry = self._cache.get(game_id)
+        if entry is None or (version is not None and entry[0] != version):
+            return None
         return self._cached(game_id, None)
 
     def _cached(self, game_id: str, at: int | None) -> Table | None:
