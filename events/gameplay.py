@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import redis
+
 from events import envelope as ev
 from events import history, votes
 from events.envelope import Event, seat_actor
@@ -186,8 +188,8 @@ class GameService:
             event, replies = append_if(self.store, game_id, expected_version, event,
                                        table.head, guard,
                                        then(expected_version + 1) if then else ())
-        except ConflictError:
-            return None
+        except (ConflictError, redis.ResponseError):  # moved on, or a server without Lua
+            return None  # nothing was appended: the script stops at its first error
         return event, table, self._after_move(game_id, table, event, replies)
 
     def _after_move(self, game_id: str, table: Table, event: Event,

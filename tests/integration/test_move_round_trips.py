@@ -298,3 +298,14 @@ def test_api_answers_keep_every_security_header_talisman_gives_a_page(fake_redis
         assert "'nonce-" not in secure["Content-Security-Policy"]  # JSON runs no script
         assert "Set-Cookie" not in secure
     assert "Strict-Transport-Security" not in client.get("/api/v1/kinds").headers  # http
+
+
+def test_a_server_that_refuses_the_scripted_append_gets_the_usual_one(rq_app, monkeypatch):
+    from events import guarded
+    monkeypatch.setattr(guarded, "_APPEND_IF", "this is not Lua")  # as if EVAL were refused
+    client = rq_app.test_client()
+    gid, tokens = new_game(client)
+    view, post = post_move(client, gid, tokens)
+    assert post().status_code == 201
+    events = rq_app.extensions["ravenpost"].store.read(gid)
+    assert len(events) == view["version"] + 1 and events[-1].prev == events[-2].hash
