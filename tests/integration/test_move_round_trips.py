@@ -309,3 +309,25 @@ def test_a_server_that_refuses_the_scripted_append_gets_the_usual_one(rq_app, mo
     assert post().status_code == 201
     events = rq_app.extensions["ravenpost"].store.read(gid)
     assert len(events) == view["version"] + 1 and events[-1].prev == events[-2].hash
+
+
+@pytest.mark.parametrize("after_snapshot", [0, 10, 63, 64, 65, 150])
+def test_a_first_load_in_a_process_equals_a_fold_from_event_1(rq_app, after_snapshot):
+    from events.replay import Replayer
+    rt = rq_app.extensions["ravenpost"]
+    gid = rt.games.create("test-race", PLAYERS, {"target": 100_000, "copies": 40}).game_id
+
+    def play(moves: int) -> None:
+        for _ in range(moves):
+            table = rt.games.load(gid)
+            seat = min(table.to_act())
+            rt.games.play(gid, seat, table.game.legal_moves(table.state, seat)[0],
+                          table.version)
+
+    play(30)
+    rt.replayer.write_snapshot(rt.games.load(gid))
+    play(after_snapshot)
+    fresh = Replayer(rt.store)  # a process that has loaded nothing yet
+    table, replies = fresh.load_along(gid, [("GET", f"rp:{{g:{gid}}}:settings")])
+    assert table == Replayer(rt.store).load(gid, use_snapshot=False)
+    assert replies == [rt.redis.get(f"rp:{{g:{gid}}}:settings")]
