@@ -167,6 +167,13 @@ def _form_errors(messages, where: str = "") -> list[str]:
     return [f"{where}: {messages}" if where else str(messages)]
 
 
+@bp.get("/favicon.ico")
+def favicon():
+    """Browsers ask for /favicon.ico on pages that name no icon (an email's HTML opened
+    from the outbox): the site's one icon."""
+    return redirect(url_for("static", filename="favicon.svg"), code=301)
+
+
 @bp.get("/games/<game_id>")
 def created(game_id: str):
     table = rt().games.load(game_id)

@@ -232,17 +232,41 @@
       s.setAttribute("aria-disabled", live[name] ? "false" : "true");
     });
   }
-  function onTarget(shape) {
+  function hasMoves(shape) {
     var name = shape.getAttribute("data-target");
-    var any = moves.some(function (m) { return m.targets.indexOf(name) >= 0; });
-    if (!any) { return; }
-    state.target = name;
+    return moves.some(function (m) { return m.targets.indexOf(name) >= 0; });
+  }
+  function onTarget(shape) {
+    if (!hasMoves(shape)) { return; }
+    state.target = shape.getAttribute("data-target");
     state.decisions = [];
     state.finish = null;
     render();
   }
+  // The topmost shape under the pointer that a move acts on: a shape drawn over another
+  // (an item on its quest card) passes a click it has no move for to the one beneath.
+  var picture = document.getElementById("picture");
+  function shapeAt(e) {
+    var stack = (e.clientX || e.clientY) && document.elementsFromPoint ?
+      document.elementsFromPoint(e.clientX, e.clientY) : [e.target];
+    for (var i = 0; i < stack.length; i++) {
+      var s = stack[i].closest ? stack[i].closest("[data-target]") : null;
+      while (s && picture.contains(s)) {
+        if (hasMoves(s)) { return s; }
+        s = s.parentElement ? s.parentElement.closest("[data-target]") : null;
+      }
+    }
+    return null;
+  }
+  if (picture) {
+    picture.addEventListener("click", function (e) {
+      var s = shapeAt(e);
+      if (s) { onTarget(s); }
+    });
+  }
   shapes.forEach(function (s) {
-    s.addEventListener("click", function () { onTarget(s); });
+    // Tab stops only where a move can be made (the rest would be dozens of dead stops).
+    if (!hasMoves(s)) { s.setAttribute("tabindex", "-1"); }
     s.addEventListener("keydown", function (e) {
       if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onTarget(s); }
     });

@@ -233,3 +233,8 @@ def test_the_lobby_shows_bad_quiet_hours_beside_their_row(client):
     assert reply.status_code == 400
     assert re.search(r'<span class="field-error" id="err-quiet1">write them as two different',
                      reply.get_data(as_text=True))
+
+
+def test_favicon_ico_leads_to_the_sites_icon(client):
+    reply = client.get("/favicon.ico")
+    assert reply.status_code == 301 and reply.location.endswith("/static/favicon.svg")
