@@ -238,3 +238,22 @@ def test_the_lobby_shows_bad_quiet_hours_beside_their_row(client):
 def test_favicon_ico_leads_to_the_sites_icon(client):
     reply = client.get("/favicon.ico")
     assert reply.status_code == 301 and reply.location.endswith("/static/favicon.svg")
+
+
+def test_a_forks_invitation_tells_the_seat_to_act_that_it_is_its_move(rt):
+    from worker import jobs
+    gid = rt.games.create("test-race", PLAYERS[:2]).game_id
+    play(rt, gid, 0, {"type": "ante", "amount": 1})
+    play(rt, gid, 1, {"type": "ante", "amount": 2})
+    fork = rt.games.fork(gid, 3, "admin")
+    jobs.project(fork)
+    to_act = rt.games.load(fork).to_act()
+    mails = [rt.mail.get(m["id"]) for m in rt.mail.list(limit=50)]
+    invitations = {m["to"]: m["text"] for m in mails if m["key"].startswith(f"turn:{fork}:1:")}
+    assert len(invitations) == 2
+    for seat, player in enumerate(PLAYERS[:2]):
+        text = " ".join(invitations[player["email"]].split())
+        assert "Others move first" not in text  # the fork is well under way
+        assert "You have been invited to a fork of Counting Race (test game)" in text
+        assert ("It is your move" in text) == (seat in to_act)
+        assert f"This game is a fork of Counting Race (test game) {gid} at move 3." in text
