@@ -257,3 +257,37 @@ def test_a_forks_invitation_tells_the_seat_to_act_that_it_is_its_move(rt):
         assert "You have been invited to a fork of Counting Race (test game)" in text
         assert ("It is your move" in text) == (seat in to_act)
         assert f"This game is a fork of Counting Race (test game) {gid} at move 3." in text
+
+
+def a_kings_guild_game_at_a_forced_move(rt) -> tuple[str, int]:
+    """A King's Guild game whose seat to act has one move, safe to play for it (ending
+    the turn), which no worker has played yet; the game and that seat."""
+    import random
+
+    from worker import forced
+    gid = rt.games.create("kings-guild", PLAYERS[:2]).game_id
+    chooser = random.Random(4)
+    for _ in range(200):
+        table = rt.games.load(gid)
+        for seat in sorted(table.to_act()):
+            if forced.forced_move(table, seat) is not None:
+                return gid, seat
+        seat = min(table.to_act())
+        move = chooser.choice(table.game.legal_moves(table.state, seat))
+        rt.games.play(gid, seat, move, table.version)
+    raise AssertionError("no forced move in 200 moves")
+
+
+def test_a_move_about_to_be_played_for_the_seat_gets_no_form(client, rt):
+    gid, seat = a_kings_guild_game_at_a_forced_move(rt)
+    page = client.get(personal(rt, gid, seat)).text
+    assert 'id="played-for-you"' in page and "is being played for you" in page
+    assert 'id="move-form"' not in page  # it would be out of date before it was sent
+
+
+def test_a_player_who_keeps_their_only_moves_gets_the_form(client, rt):
+    from worker import forced
+    gid, seat = a_kings_guild_game_at_a_forced_move(rt)
+    forced.set_on(rt.redis, gid, seat, False)
+    page = client.get(personal(rt, gid, seat)).text
+    assert 'id="move-form"' in page and 'id="played-for-you"' not in page
