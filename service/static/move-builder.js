@@ -111,7 +111,7 @@
     var k = state.decisions.length - (open ? 1 : 0);
     options.innerHTML = "";
     var words = state.decisions.map(function (d) {
-      return "single" in d ? d.single : d.group + ": " + (d.picked.join(", ") || "…");
+      return "single" in d ? d.single : d.group + ": " + (d.picked.map(short).join(", ") || "…");
     });
     if (state.target) { words.unshift("on the picture: " + state.target); }
     path.textContent = words.length ? "Chosen so far: " + words.join(" › ") : "Build your move:";
@@ -183,6 +183,12 @@
     if (hadFocus && first && !box.contains(document.activeElement)) { first.focus(); }
   }
 
+  // A picked item as the path names it: "Tax" for "Tax: Needs a town: gain 2 shillings"
+  // (its button carries the details; a colon inside brackets is not a name's end).
+  function short(label) {
+    var m = /^([^(:]+): /.exec(label);
+    return m ? m[1] : label;
+  }
   function byLabel(a, b) { return a.localeCompare(b, undefined, { numeric: true }); }
 
   function pickItem(item) {

@@ -39,3 +39,4 @@ def test_a_picture_that_fits_offers_no_zoom(feudum, browser):
     page = browser.new_page(viewport=DESKTOP)
     page.goto(feudum)
     assert page.locator("#picture button.zoom").is_hidden()
+
