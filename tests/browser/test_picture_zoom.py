@@ -40,3 +40,11 @@ def test_a_picture_that_fits_offers_no_zoom(feudum, browser):
     page.goto(feudum)
     assert page.locator("#picture button.zoom").is_hidden()
 
+
+
+def test_the_lobby_form_fits_a_phone_inside_its_own_box(live, phone):
+    # the page cannot scroll sideways (its cards scroll inside): the form must not either
+    phone.goto(live.base + "/")
+    phone.select_option("select[name=on_timeout]", "bot")  # the longest option
+    assert phone.evaluate("(() => { const f = document.querySelector('form.card');"
+                          " return f.scrollWidth <= f.clientWidth; })()")

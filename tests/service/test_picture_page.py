@@ -291,3 +291,30 @@ def test_a_player_who_keeps_their_only_moves_gets_the_form(client, rt):
     forced.set_on(rt.redis, gid, seat, False)
     page = client.get(personal(rt, gid, seat)).text
     assert 'id="move-form"' in page and 'id="played-for-you"' not in page
+
+
+def lobby_form(client, **fields) -> dict:
+    """The lobby's form for two players with a clock of 48 hours a move, as the page
+    fills it in, with ``fields`` changed."""
+    page = client.get("/").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    return {"csrf_token": token, "game": "test-race", "name0": "Ada",
+            "email0": "ada@example.com", "name1": "Bo", "email1": "bo@example.com",
+            "tc_kind": "per_move", "tc_hours": "48", "on_timeout": "wait", "bot_after": "2",
+            "remind_fractions": "0.5, 0.25", "remind_hours_before": "24", **fields}
+
+
+def test_the_lobby_starts_a_game_with_a_clock(client, rt):
+    reply = client.post("/games", data=lobby_form(client))
+    assert reply.status_code == 302  # the form's own "2" time-outs was refused as text
+    gid = reply.location.rsplit("/", 1)[-1]
+    assert rt.games.load(gid).version == 1
+
+
+def test_the_lobby_shows_a_bad_clock_field_beside_it(client):
+    reply = client.post("/games", data=lobby_form(client, tc_hours="-3", bot_after="x"))
+    page = reply.get_data(as_text=True)
+    assert reply.status_code == 400
+    assert re.search(r'name="tc_hours"[^>]*aria-invalid="true"[^>]*></label>'
+                     r'<span class="field-error" id="err-tc_hours">', page)
+    assert re.search(r'<span class="field-error" id="err-bot_after">Not a valid integer', page)
