@@ -28,7 +28,7 @@ from events.votes import WHAT, ended_line, needed
 from games.protocol import IllegalMove
 from service.api import request_time, vote_hours
 from service.current import after_append, rt
-from service.picture import move_choices, score_chart, score_series
+from service.picture import chart_names, move_choices, score_chart, score_series
 from worker import forced, quiet
 from worker.links import Link, api_token, burn, is_used, rotate_api_token, unburn
 
@@ -75,7 +75,9 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
     picture = picture_of(runtime.games, table, link.seat, deadline=deadline)
     chart = None
     if table.ended and link.purpose == "play":
-        chart = score_chart(score_series(runtime.games, link.game_id, link.seat), table.names)
+        names = chart_names(table)
+        chart = score_chart(score_series(runtime.games, link.game_id, link.seat, len(names)),
+                            names)
     return render_template(
         "game.html", table=table, game=game, seat=link.seat, names=table.names,
         view=game.view(table.state, link.seat), choices=choices, to_act=to_act,
@@ -134,8 +136,11 @@ def at_version(token: str, version: int):
     picture = picture_of(runtime.games, table, link.seat, latest=version == last)
     [event] = runtime.store.read(link.game_id, version, version)
     chart = None
-    if runtime.games.load(link.game_id).ended:
-        chart = score_chart(score_series(runtime.games, link.game_id, link.seat), table.names)
+    now = runtime.games.load(link.game_id)
+    if now.ended:
+        names = chart_names(now)
+        chart = score_chart(score_series(runtime.games, link.game_id, link.seat, len(names)),
+                            names)
     return render_template(
         "history_at.html", table=table, game=game, seat=link.seat, names=table.names,
         view=game.view(table.state, link.seat), version=version, last=last,

@@ -318,3 +318,21 @@ def test_the_lobby_shows_a_bad_clock_field_beside_it(client):
     assert re.search(r'name="tc_hours"[^>]*aria-invalid="true"[^>]*></label>'
                      r'<span class="field-error" id="err-tc_hours">', page)
     assert re.search(r'<span class="field-error" id="err-bot_after">Not a valid integer', page)
+
+
+def test_a_solo_games_chart_draws_the_automaton_beside_the_player(client, rt):
+    import random
+    gid = rt.games.create("architects", PLAYERS[:1]).game_id
+    chooser = random.Random(5)
+    for _ in range(3000):
+        table = rt.games.load(gid)
+        if table.ended:
+            break
+        seat = min(table.to_act())
+        play(rt, gid, seat, chooser.choice(table.game.legal_moves(table.state, seat)))
+    outcome = rt.games.load(gid).outcome()
+    assert len(outcome["names"]) == 2  # the player and the Byzantine opponent
+    page = unescape(client.get(personal(rt, gid, 0)).get_data(as_text=True))
+    chart = page[page.index('id="score-chart"'):]
+    for name, score in zip(outcome["names"], outcome["scores"], strict=True):
+        assert f"{name} ended on {score}" in chart
