@@ -98,6 +98,16 @@
     // A keyboard user who chose in the box stays in it (its buttons are rebuilt below).
     var hadFocus = box.contains(document.activeElement);
     var found = candidates();
+    // Every matching move takes the same next step ("Place a Worker"): take it at once.
+    while (found.length > 1 && state.finish === null) {
+      var kk = state.decisions.length, prev = state.decisions[kk - 1];
+      var same = found[0].segs[kk];
+      if ((prev && prev.open) || !same || !("single" in same) || !found.every(function (m) {
+        return m.segs[kk] && m.segs[kk].single === same.single;
+      })) { break; }
+      state.decisions.push({ single: same.single, auto: true });
+      found = candidates();
+    }
     // Every matching move goes on with the same unordered pick: start it at once.
     var k0 = state.decisions.length, last0 = state.decisions[k0 - 1];
     if (found.length > 1 && !(last0 && last0.open) && found.every(function (m) {
@@ -207,12 +217,14 @@
       var last = state.decisions[state.decisions.length - 1];
       if (state.finish !== null) { state.finish = null; }
       else if (last && "group" in last && last.picked.length) { last.picked.pop(); last.open = true; }
+      else if (last && !last.auto) { state.decisions.pop(); }
       else if (last) {
-        state.decisions.pop();
-        // a pick opened by itself would open again: step back past what led to it
-        if (last.auto) {
-          if (state.decisions.length) { state.decisions.pop(); } else { state.target = null; }
+        // steps taken by themselves would be taken again: step back past them and the
+        // choice that led to them
+        while (state.decisions.length && state.decisions[state.decisions.length - 1].auto) {
+          state.decisions.pop();
         }
+        if (state.decisions.length) { state.decisions.pop(); } else { state.target = null; }
       } else { state.target = null; }
       render();
     } else if (act === "reset") {
