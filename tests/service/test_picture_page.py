@@ -336,3 +336,22 @@ def test_a_solo_games_chart_draws_the_automaton_beside_the_player(client, rt):
     chart = page[page.index('id="score-chart"'):]
     for name, score in zip(outcome["names"], outcome["scores"], strict=True):
         assert f"{name} ended on {score}" in chart
+
+
+def test_a_wide_pictures_email_png_keeps_its_pixels_and_is_shown_at_mail_width(
+        rt, monkeypatch):
+    from games.svg import Drawing
+    from tests.platform_game import CountingRace
+    from worker.picture_mail import EMAIL_WIDTH, mail_picture
+
+    def wide(self, view, table):  # as wide as Feudum's table
+        d = Drawing(820, 410, title="wide")
+        d.text(10, 20, "small print", size=10)
+        return d.render()
+
+    monkeypatch.setattr(CountingRace, "picture", wide)
+    gid = rt.games.create("test-race", PLAYERS[:2]).game_id
+    board = mail_picture(rt.games, rt.games.load(gid), 0)
+    png = board.image.data
+    assert int.from_bytes(png[16:20], "big") == 820  # no pixel of the small print lost
+    assert (board.width, board.height) == (EMAIL_WIDTH, 320)  # shown at the mail's width
