@@ -37,8 +37,11 @@ def _find(pattern: str, text: str) -> float:
 
 
 def load_game_rows(out: str):
+    per_event = _find(rf"fold from event 1: {NUMBER} µs per event", out)
     return [("load via snapshot + tail", "fold from event 1",
-             _find(rf"ratio snapshot/baseline: {NUMBER}", out), "small")]
+             _find(rf"ratio snapshot/baseline: {NUMBER}", out), "small"),
+            ("fold from event 1, per event", "XRANGE + json.loads of the same entries",
+             _find(rf"fold/decode {NUMBER}", out), f"({per_event:.1f} µs; goal <= 10 µs)")]
 
 
 def takebacks_rows(out: str):

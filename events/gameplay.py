@@ -11,10 +11,12 @@ import copy
 import logging
 import marshal
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+
+import redis
 
 from events import envelope as ev
 from events import history, votes
@@ -50,6 +52,7 @@ class GameService:
         # "game commitment" -> secret: a secret never changes once committed, so each
         # process reads it once (a bounded LRU, shared by the process's threads)
         self._secrets = LRU(SECRETS_KEPT)
+        self._games_with_secrets = LRU(SECRETS_KEPT)  # game id -> True: one is kept
 
     # -- queries -----------------------------------------------------------------------
     def load(self, game_id: str, at: int | None = None) -> Table:
@@ -113,7 +116,25 @@ class GameService:
                   auto: str | None = None) -> tuple[Event, Table]:
         """Decide and append one move: the event and the table right after it (the
         caller may show the new position without reading it back).  ConflictError or
-        IllegalMove on refusal.
+        IllegalMove on refusal; see :meth:`play_move_then`."""
+        event, table, _ = self.play_move_then(game_id, seat, move, expected_version,
+                                              same_turn, auto)
+        return event, table
+
+    def play_move_then(self, game_id: str, seat: int, move: dict[str, Any],
+                       expected_version: int, same_turn: bool = False,
+                       auto: str | None = None, table: Table | None = None,
+                       then: Callable[[int], Sequence[tuple[Any, ...]]] | None = None,
+                       ) -> tuple[Event, Table, list[Any] | None]:
+        """Decide and append one move: ``(event, the table right after it, replies)``.
+
+        ``table``: the latest table, if the caller just loaded it (e.g. in the round trip
+        that checked its token: see :meth:`Replayer.load_along`); it is played on.  The
+        expected-version check is the same either way, and the XADD's explicit id
+        refuses the append if the log moved on since that load.  ``then(version)``: read
+        commands sent with the append, in its round trip, right after it; their replies
+        come back as ``replies``, or None if the move ended the game (the GameEnded is
+        then appended after them, so whatever they read may predate it).
 
         The move is decided on the position at ``expected_version``: if the game moved
         on since, it is refused with ConflictError, unless everything after that version
@@ -123,7 +144,7 @@ class GameService:
         move, see :mod:`worker.forced`; ``"timeout"`` or ``"bot"``: a late player's,
         see :mod:`worker.timeouts`); it is kept in the event's ``data``.
         """
-        table = self.load(game_id)
+        table = table if table is not None else self.load(game_id)
         if table.version != expected_version:
             unchanged = (self.turn_unchanged(game_id, seat, expected_version, table.version)
                          if same_turn else
@@ -131,14 +152,70 @@ class GameService:
             if not unchanged:
                 raise ConflictError(table.version)
             expected_version = table.version
+        event = self._decide(game_id, table, seat, move,
+                             self._secret(game_id, table.commitment), auto)
+        event, replies = self.store.append_then(
+            game_id, expected_version, event, prev=table.head or None,
+            then=then(expected_version + 1) if then else ())
+        return event, table, self._after_move(game_id, table, event, replies)
+
+    def play_cached(self, game_id: str, seat: int, move: dict[str, Any],
+                    expected_version: int, guard: tuple[str, str, str],
+                    then: Callable[[int], Sequence[tuple[Any, ...]]] | None = None,
+                    ) -> tuple[Event, Table, list[Any] | None] | None:
+        """:meth:`play_move_then` in one round trip, when this process holds the table
+        at ``expected_version`` (it loaded it last) and the game's secret: the move is
+        decided on that table and appended by :func:`events.guarded.append_if`, only if
+        ``guard`` holds (``(name of one of the game's hashes, field, value)``: the
+        seat's token generation) and the log still ends at ``expected_version`` (the
+        XADD's explicit id: the usual check).  None when that cannot be done (nothing
+        cached, another version, an unknown secret, a move the rules refuse, or the log
+        moved on): the caller then takes the usual path, which says why.  GuardFailed
+        if the guard does not hold; nothing is appended then."""
+        from events.guarded import append_if
+
+        table = self.replayer.cached(game_id, expected_version)
+        if table is None or table.version != expected_version or not table.head:
+            return None
+        secret = self._secrets.get(f"{game_id} {table.commitment}")
+        if secret is None:
+            return None
+        try:
+            event = self._decide(game_id, table, seat, move, secret)
+        except IllegalMove:
+            return None  # refused on the usual path, after its token check
+        try:
+            event, replies = append_if(self.store, game_id, expected_version, event,
+                                       table.head, guard,
+                                       then(expected_version + 1) if then else ())
+        except (ConflictError, redis.ResponseError):  # moved on, or a server without Lua
+            return None  # nothing was appended: the script stops at its first error
+        return event, table, self._after_move(game_id, table, event, replies)
+
+    def _after_move(self, game_id: str, table: Table, event: Event,
+                    replies: list[Any]) -> list[Any] | None:
+        """Bring ``table`` (played on) to the appended ``event`` and end the game if the
+        rules say so; ``replies``, or None if a GameEnded was appended after them."""
+        table.version, table.head = event.version, event.hash
+        if table.outcome() is not None:
+            ended = self.end_if_over(game_id)
+            if ended is not None:
+                table.version, table.head, table.ended = ended.version, ended.hash, True
+            return None
+        return replies
+
+    def _decide(self, game_id: str, table: Table, seat: int, move: dict[str, Any],
+                secret: bytes, auto: str | None = None) -> Event:
+        """The MovePlayed of ``seat``'s ``move`` on ``table`` (played on in place), not
+        yet appended; IllegalMove if the rules refuse it."""
+        expected_version = table.version
         if table.ended or table.outcome() is not None:
             raise IllegalMove("the game is over")
         if seat not in table.to_act():
             raise IllegalMove("it is not your turn")
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             raise IllegalMove("a move is an object with a string 'type'")
-        rng = RecordingRandom(seed_for(self._secret(game_id, table.commitment),
-                                       expected_version + 1))
+        rng = RecordingRandom(seed_for(secret, expected_version + 1))
         # a deep copy for the take-back check: marshal copies JSON data in about 40% of a
         # JSON round trip's time (format 2 writes no shared references)
         before = marshal.loads(marshal.dumps(table.state, 2))
@@ -153,16 +230,8 @@ class GameService:
         data = {"seat": seat, "move": move, "final": final}
         if auto:
             data["auto"] = auto
-        event = self.store.append(game_id, expected_version, Event(
-            version=expected_version + 1, type=ev.MOVE_PLAYED, actor=seat_actor(seat),
-            data=data, tape=rng.tape),
-            prev=table.head or None)
-        table.version, table.head = event.version, event.hash
-        if table.outcome() is not None:
-            ended = self.end_if_over(game_id)
-            if ended is not None:
-                table.version, table.head, table.ended = ended.version, ended.hash, True
-        return event, table
+        return Event(version=expected_version + 1, type=ev.MOVE_PLAYED,
+                     actor=seat_actor(seat), data=data, tape=rng.tape)
 
     # -- undo by agreement ------------------------------------------------------------
     # Every decision below is made on the log as it stood at one version, and the event
@@ -526,6 +595,32 @@ class GameService:
 
     def _keep_secret(self, game_id: str, secret: bytes) -> None:
         self.store.redis.hset(key(game_id, "secrets"), commitment(secret), secret.hex())
+        self._remember_secret(game_id, secret)  # its first move need not read it back
+
+    def _remember_secret(self, game_id: str, secret: bytes) -> None:
+        self._secrets[f"{game_id} {commitment(secret)}"] = secret
+        self._games_with_secrets[game_id] = True
+
+    def secrets_command(self, game_id: str) -> tuple[str, str] | None:
+        """The command reading the game's secrets if this process holds none of them
+        yet (None: it does), for the pipeline of a load that a move will follow; its
+        reply goes to :meth:`keep_secrets`."""
+        if self._games_with_secrets.get(game_id):
+            return None
+        return ("HGETALL", key(game_id, "secrets"))
+
+    def keep_secrets(self, game_id: str, reply: Any) -> None:
+        """Keep the secrets a :meth:`secrets_command` read (each checked against its
+        commitment; anything else is ignored, and read again when needed)."""
+        if not isinstance(reply, dict):
+            return
+        for committed, found in reply.items():
+            try:
+                secret = bytes.fromhex(found)
+            except (TypeError, ValueError):
+                continue
+            if commitment(secret) == committed:
+                self._remember_secret(game_id, secret)
 
     def _secret(self, game_id: str, committed: str | None = None) -> bytes:
         """The secret behind ``committed`` (default: the commitment in force now)."""
@@ -540,7 +635,7 @@ class GameService:
         if found is None or commitment(bytes.fromhex(found)) != committed:
             raise RuntimeError(f"the secret of game {game_id} is missing")
         secret = bytes.fromhex(found)
-        self._secrets[f"{game_id} {committed}"] = secret
+        self._remember_secret(game_id, secret)
         return secret
 
 

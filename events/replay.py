@@ -9,17 +9,25 @@ from __future__ import annotations
 
 import copy
 import json
+import marshal
+import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 from events import envelope as ev
-from events.envelope import Event
+from events.envelope import Event, upcast
 from events.store import EventStore, UnknownGame, key
 from games import registry
 from games.protocol import Game, State
 from games.rng import TapePlayer
+
+TAIL_BATCH = 1000  # events read per XRANGE, as EventStore.iter reads them
+# Events read from the log's end with the snapshot when a process has no table of a game
+# yet: more than the worker's SNAPSHOT_EVERY (50), so the tail after the snapshot is
+# usually among them and the load needs no second round trip.
+COLD_TAIL = 64
 
 
 @dataclass
@@ -116,14 +124,18 @@ class Replayer:
     """Loads tables from an :class:`EventStore`, through snapshots when they help.
 
     Besides the worker's snapshots in Redis, each process keeps the last table it loaded
-    per game (a small LRU of JSON): since the log is append-only, that table plus the
-    events after it is the current table, so a busy game is not refolded on every request.
+    per game (a small LRU, shared by the process's threads): since the log is
+    append-only, that table plus the events after it is the current table, so a busy game
+    is not refolded on every request.  The tables are kept marshalled (format 2: no
+    shared references, a fresh copy on every read), which encodes and decodes game state
+    several times faster than JSON; this cache never leaves the process.
     """
 
     def __init__(self, store: EventStore, cache_size: int = 256) -> None:
         self.store = store
-        self._cache: OrderedDict[str, tuple[int, str]] = OrderedDict()
+        self._cache: OrderedDict[str, tuple[int, bytes]] = OrderedDict()
         self._cache_size = cache_size
+        self._cache_lock = threading.Lock()
 
     def load(self, game_id: str, at: int | None = None, use_snapshot: bool = True) -> Table:
         """The table at version ``at`` (default: the latest); ``use_snapshot=False``
@@ -139,8 +151,61 @@ class Replayer:
                 base = self.snapshot(game_id)
                 if base is not None and at is not None and base.version > at:
                     base = None
-        start = 1 if base is None else base.version + 1
-        events = list(self.store.iter(game_id, start, at))
+        return self._load_from(game_id, base, at, use_snapshot,
+                               list(self.store.iter(game_id, 1 if base is None
+                                                    else base.version + 1, at)))
+
+    def load_along(self, game_id: str, commands: Sequence[tuple[Any, ...]],
+                   check: Callable[[list[Any]], None] | None = None) -> tuple[Table, list[Any]]:
+        """The latest table, with ``commands`` (Redis commands on this game's keys, e.g.
+        ``("HGET", key, field)``) sent in the same round trip as the load's first read:
+        ``(table, their replies)``; a command that fails answers its Exception, which
+        ``check`` should look for.  ``check(replies)`` runs before anything is folded
+        (a refused token then costs no fold, and its refusal comes before "no such
+        game").
+
+        A request that must read a few keys of the game besides its log (the token's
+        generation, the clocks) thus waits for Redis once: with the process's cached
+        table that one read is the log's tail, else the worker's snapshot and the last
+        ``COLD_TAIL`` events (the rest of the tail follows if they do not reach back to
+        the snapshot)."""
+        base = self._cached(game_id, None)
+        log = key(game_id, "log")
+        pipe = self.store.redis.pipeline(transaction=False)
+        for command in commands:
+            pipe.execute_command(*command)
+        if base is not None:
+            pipe.xrange(log, min=f"0-{base.version + 1}", max="+", count=TAIL_BATCH)
+        else:  # the snapshot, and the log's end, which usually reaches back to it
+            pipe.get(key(game_id, "snapshot"))
+            pipe.xrevrange(log, count=COLD_TAIL)
+        *replies, first = pipe.execute(raise_on_error=False)
+        if base is None:
+            *replies, snapshot = replies
+            if isinstance(snapshot, Exception):
+                raise snapshot
+        if isinstance(first, Exception):
+            raise first
+        if check is not None:  # it may accept a failed command of its own (an Exception)
+            check(replies)
+        if base is None:
+            base = self._snapshot_of(game_id, snapshot)
+            start = 1 if base is None else base.version + 1
+            end = [upcast(Event.from_entry(entry_id, fields)) for entry_id, fields
+                   in reversed(first)]
+            if end and end[0].version <= start:
+                events = [event for event in end if event.version >= start]
+            else:  # the log's end begins after the events needed: read them all
+                events = list(self.store.iter(game_id, start))
+        else:
+            events = [upcast(Event.from_entry(entry_id, fields)) for entry_id, fields in first]
+            if len(first) == TAIL_BATCH:  # a long tail: read the rest as load() does
+                events += self.store.iter(game_id, events[-1].version + 1)
+        return self._load_from(game_id, base, None, True, events), replies
+
+    def _load_from(self, game_id: str, base: Table | None, at: int | None,
+                   use_snapshot: bool, events: list[Event]) -> Table:
+        """:meth:`load`'s fold of ``events`` (read from after ``base``) and its fallbacks."""
         table = self._fold(game_id, base, events)
         if table is None and use_snapshot:  # a take-back reached back past the base
             earlier = self.snapshot(game_id, "snapshot:prev")
@@ -167,8 +232,8 @@ class Replayer:
             return None
         revealed = list(base.revealed_secrets) if base else []
         table = base
-        for event in chain:
-            table = self.evolve(table, game_id, event)
+        for event in chain:  # events read for this fold alone: apply may keep their moves
+            table = self.evolve(table, game_id, event, copy_move=False)
         if table is None:
             return None
         # What the whole log says, rewound branches included: a secret once revealed
@@ -202,27 +267,40 @@ class Replayer:
             if event.version in targets:
                 kept[event.version] = json.dumps(table.to_json())
 
-    def _cached(self, game_id: str, at: int | None) -> Table | None:
+    def cached(self, game_id: str, version: int | None = None) -> Table | None:
+        """A fresh copy of the table this process loaded last for the game (None: none,
+        or not at ``version`` if given); the log may have grown since."""
         entry = self._cache.get(game_id)
-        if entry is None or (at is not None and entry[0] > at):
+        if entry is None or (version is not None and entry[0] != version):
             return None
-        self._cache.move_to_end(game_id)
-        return Table.from_json(json.loads(entry[1]))
+        return self._cached(game_id, None)
+
+    def _cached(self, game_id: str, at: int | None) -> Table | None:
+        with self._cache_lock:
+            entry = self._cache.get(game_id)
+            if entry is None or (at is not None and entry[0] > at):
+                return None
+            self._cache.move_to_end(game_id)
+        return Table.from_json(marshal.loads(entry[1]))
 
     def _remember(self, table: Table) -> None:
         cached = self._cache.get(table.game_id)
         if cached is not None and cached[0] == table.version:
             return  # loaded straight from the cache: nothing new to encode
-        self._cache[table.game_id] = (table.version, json.dumps(table.to_json()))
-        self._cache.move_to_end(table.game_id)
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+        packed = marshal.dumps(table.to_json(), 2)
+        with self._cache_lock:
+            self._cache[table.game_id] = (table.version, packed)
+            self._cache.move_to_end(table.game_id)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
 
-    def evolve(self, table: Table | None, game_id: str, event: Event) -> Table:
+    def evolve(self, table: Table | None, game_id: str, event: Event,
+               copy_move: bool = True) -> Table:
         """The table after one more event (a new object only for GameCreated/Rewound).
 
         A Rewound loads the table at its target (one linear load); :meth:`load` and
-        :meth:`walk` avoid even that when they fold many events."""
+        :meth:`walk` avoid even that when they fold many events.  ``copy_move=False``:
+        the rules may keep or change the event's move (the caller drops the event)."""
         if event.type == ev.GAME_CREATED:
             data = event.data
             game = registry.get(data["kind"]).for_rules(data["rules_version"])
@@ -239,8 +317,9 @@ class Replayer:
             raise ValueError(f"event {event.version} ({event.type}) before GameCreated")
         if event.type == ev.MOVE_PLAYED:
             tape = TapePlayer(event.tape)
+            move = event.data["move"]
             table.game.apply(table.state, event.data["seat"],
-                             ev.json_copy(event.data["move"]), tape)
+                             ev.json_copy(move) if copy_move else move, tape)
             tape.finish()
         elif event.type == ev.REWOUND:
             return _rewound(table, self.load(game_id, at=event.data["to"]), event)
@@ -264,7 +343,12 @@ class Replayer:
     # -- snapshots (a cache the worker writes; the stream stays the truth) ------------
     def snapshot(self, game_id: str, name: str = "snapshot") -> Table | None:
         """The worker's latest snapshot (``name="snapshot:prev"``: the one before it)."""
-        data = self.store.get_json(game_id, name)
+        return self._snapshot_of(game_id, self.store.redis.get(key(game_id, name)))
+
+    @staticmethod
+    def _snapshot_of(game_id: str, raw: str | None) -> Table | None:
+        """The table in a snapshot's stored JSON ``raw``, if it is usable here."""
+        data = json.loads(raw) if raw else None
         if not data:
             return None
         table = Table.from_json(data["table"])

@@ -13,7 +13,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import redis
@@ -90,6 +90,15 @@ class EventStore:
         ``expected_version`` (a load just read it): the log's end is then not read again.
         That is safe because XADD's explicit id refuses the entry unless the log ends
         exactly at ``expected_version``, whose hash never changes once written."""
+        return self.append_then(game_id, expected_version, event, prev)[0]
+
+    def append_then(self, game_id: str, expected_version: int, event: Event,
+                    prev: str | None = None,
+                    then: Sequence[tuple[Any, ...]] = ()) -> tuple[Event, list[Any]]:
+        """:meth:`append`, with the commands ``then`` sent in the same round trip right
+        after the XADD (e.g. what must be read once the event is in): ``(event, their
+        replies)``.  They should only read: they are sent whether or not the XADD is
+        refused (a refusal raises ConflictError as ever)."""
         log = key(game_id, "log")
         if prev is None or expected_version < 1:
             last = self.redis.xrevrange(log, count=1)
@@ -102,38 +111,51 @@ class EventStore:
             data=event.data, tape=event.tape, v=event.v,
             at=event.at or (self.clock() if self.clock else ""),
         ).sealed(prev)
-        self._mark_then_add(game_id, sealed, log)
-        return sealed
+        return sealed, self._mark_then_add(game_id, sealed, log, then)
 
-    def _mark_then_add(self, game_id: str, sealed: Event, log: str) -> None:
-        """Mark the game for projection, then XADD; ConflictError if the version is taken.
+    def _mark_then_add(self, game_id: str, sealed: Event, log: str,
+                       then: Sequence[tuple[Any, ...]]) -> list[Any]:
+        """XADD ``sealed`` (and ``then``) on a pipeline that marks the game first (see
+        :meth:`marked_pipeline`): the replies of ``then``; ConflictError if the version
+        is taken."""
+        pipe, marks = self.marked_pipeline(game_id, first=sealed.version == 1)
+        pipe.xadd(log, sealed.to_fields(), id=f"0-{sealed.version}")
+        for command in then:
+            pipe.execute_command(*command)
+        replies = pipe.execute(raise_on_error=False)
+        for result in replies[:marks]:
+            if isinstance(result, Exception):
+                raise result
+        added = replies[marks]
+        if isinstance(added, redis.ResponseError) and "equal or smaller" in str(added):
+            raise ConflictError(self.version(game_id)) from added
+        if isinstance(added, Exception):
+            raise added
+        return replies[marks + 1:]
 
-        The mark comes *before* the append: if this process dies right after the append,
-        the sweep still finds the game (a mark without an append is harmless).  On one
-        server both go in one pipeline, which the server runs in order.  On a cluster the
-        mark's bucket and the log live on different masters, and a cluster pipeline sends
-        to each node at once with no order between them, so the mark is written (and
-        acknowledged) first and the XADD goes in a second round trip.  Never a
+    def marked_pipeline(self, game_id: str, first: bool = False) -> tuple[Any, int]:
+        """A pipeline for an append, on which the game is marked for projection (and,
+        with ``first``, entered in the index of games) *before* anything the caller adds:
+        ``(pipeline, how many of its replies are those marks)``.
+
+        If this process dies right after the append, the sweep still finds the game (a
+        mark without an append is harmless).  On one server the marks go in the same
+        pipeline, which the server runs in order.  On a cluster the marks' buckets and the
+        log live on different masters, and a cluster pipeline sends to each node at once
+        with no order between them, so the marks are written (and acknowledged) here and
+        the caller's pipeline is a fresh one: one more round trip per append.  Never a
         transaction: the XADD's explicit id stays the concurrency check.
         """
         now = time.time()
         pipe = self.redis.pipeline(transaction=False)
         pipe.zadd(shards.bucket_key(self.redis, DIRTY, game_id), {game_id: now})
-        if sealed.version == 1:
+        if first:
             pipe.zadd(shards.bucket_key(self.redis, GAMES_INDEX, game_id), {game_id: now},
                       nx=True)
-        if self.cluster:
-            pipe.execute()  # raises if a mark failed: nothing appended
-            pipe = self.redis.pipeline(transaction=False)
-        pipe.xadd(log, sealed.to_fields(), id=f"0-{sealed.version}")
-        *marks, added = pipe.execute(raise_on_error=False)
-        for result in marks:
-            if isinstance(result, Exception):
-                raise result
-        if isinstance(added, redis.ResponseError) and "equal or smaller" in str(added):
-            raise ConflictError(self.version(game_id)) from added
-        if isinstance(added, Exception):
-            raise added
+        if not self.cluster:
+            return pipe, 2 if first else 1
+        pipe.execute()  # raises if a mark failed: nothing is appended
+        return self.redis.pipeline(transaction=False), 0
 
     # -- reading -----------------------------------------------------------------------
     def version(self, game_id: str) -> int:

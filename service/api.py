@@ -11,14 +11,15 @@ from marshmallow import Schema
 
 from events import history, votes
 from events.audit import audit_tapes
+from events.guarded import GuardFailed
 from events.replay import Table
 from games import registry
 from service import away, limits, schemas
-from service.auth import bearer, is_admin, player
+from service.auth import bearer, is_admin, player, player_table, refuse_revoked, signed
 from service.current import after_append, rt
 from service.errors import ApiError
-from worker import quiet
-from worker.links import Link, api_token, rotate_api_token
+from worker import jobs
+from worker.links import Link, api_token, generation_guard, generation_of, rotate_api_token
 from worker.notify import vote_time
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -109,15 +110,22 @@ def create_game(data: dict) -> Table:
     return table
 
 
-def game_json(table: Table, seat: int) -> dict:
+_READ_NOW = object()
+
+
+def game_json(table: Table, seat: int, clocks: object = _READ_NOW) -> dict:
+    """The API view of ``table`` for ``seat``; ``clocks``: the clocks' read model (its
+    stored text, or None: none) if the caller read it already (see :func:`get_game`)."""
     game = table.game
     to_act = table.to_act()
+    clocks_away = (away.clocks_json(table.game_id) if clocks is _READ_NOW
+                   else away.clocks_json_of(clocks))
     return {
         "id": table.game_id, "game": table.kind, "version": table.version, "seat": seat,
         "to_act": sorted(to_act), "view": game.view(table.state, seat),
         "legal_moves": game.legal_moves(table.state, seat) if seat in to_act else [],
         "outcome": table.outcome() if table.ended else None,
-        **dict(zip(("clocks", "away"), away.clocks_json(table.game_id), strict=True)),
+        **dict(zip(("clocks", "away"), clocks_away, strict=True)),
     }
 
 
@@ -164,18 +172,47 @@ def post_game():
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
-    link = player(game_id)
-    quiet.seen(rt().redis, game_id, link.seat)  # no reminder for who just looked
-    return jsonify(game_json(rt().games.load(game_id), link.seat))
+    # one round trip: the token's generation with the "seen" mark (no reminder for who
+    # just looked), the log's tail and the clocks
+    link, table, (clocks,) = player_table(game_id, [away.read_model_command(game_id)],
+                                          seen=True)
+    if isinstance(clocks, Exception):
+        raise clocks
+    return jsonify(game_json(table, link.seat, clocks))
+
+
+# made once: a schema keeps no state between loads, and making one was a tenth of a move
+_MOVE_IN = schemas.MoveIn()
 
 
 @bp.post("/games/<game_id>/moves")
 def post_move(game_id: str):
-    link = player(game_id)
-    data = body(schemas.MoveIn())
-    event, table = rt().games.play_move(game_id, link.seat, data["move"],
-                                        data["expected_version"])
-    after_append(game_id, event.version)
+    # Round trips: one when this process holds the table at the expected version (the
+    # dirty mark, the append guarded by the token's generation and the projection job's
+    # status in one pipeline), else two (the token's generation with the load; then
+    # that pipeline with a plain append); one more to enqueue if no projection waits.
+    link = signed(game_id)
+    data = body(_MOVE_IN)
+    enqueuer, games = rt().enqueuer, rt().games
+
+    def then(version: int) -> list:
+        return jobs.projection_status_commands(enqueuer, game_id, version) or []
+
+    try:
+        played = games.play_cached(game_id, link.seat, data["move"],
+                                   data["expected_version"], generation_guard(link), then)
+    except GuardFailed as exc:
+        refuse_revoked(link, generation_of(exc.current))
+        raise
+    if played is None:  # the usual path; it refuses what the one above would not decide
+        secrets = games.secrets_command(game_id)  # a process's first move in this game
+        link, table, replies = player_table(game_id, [secrets] if secrets else [])
+        if secrets:
+            games.keep_secrets(game_id, replies[0])
+        played = games.play_move_then(game_id, link.seat, data["move"],
+                                      data["expected_version"], table=table, then=then)
+    event, table, statuses = played
+    after_append(game_id, event.version, statuses or None)
     # the new position as the mover sees it, from the table the move was decided on: a
     # client needs no GET (the version is the GameEnded's when the move ended the game)
     return jsonify({"version": table.version, "to_act": sorted(table.to_act()),

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import hmac
+from collections.abc import Sequence
+from typing import Any
 
 from flask import current_app, request
 
+from events.replay import Table
 from service.current import rt
 from service.errors import ApiError
 from worker.links import Link
@@ -51,16 +54,55 @@ def admin_session() -> bool:
 
 def player(game_id: str) -> Link:
     """The seat whose API token came with the request, for this game."""
+    from worker.links import api_generation
+
+    link = signed(game_id)
+    refuse_revoked(link, api_generation(rt().redis, game_id, link.seat))
+    return link
+
+
+def player_table(game_id: str, also: Sequence[tuple[Any, ...]] = (), seen: bool = False
+                 ) -> tuple[Link, Table, list[Any]]:
+    """:func:`player` and the game's latest table in one round trip to Redis: the token's
+    generation is read in the load's own pipeline, and checked before anything is folded
+    (so a revoked token is refused at once, as by :func:`player`).  ``also``: more reads
+    on the game's keys for that round trip; returns ``(link, table, their replies)``.
+    ``seen``: also note that the seat looked (:func:`worker.quiet.seen`), in the same
+    command as the generation's read and only if the token is current."""
+    from worker import quiet
+    from worker.links import generation_command, generation_of, generation_then_set
+
+    link = signed(game_id)
+    first = (generation_then_set(game_id, link.seat, link.generation,
+                                 quiet.seen_entry(game_id, link.seat))
+             if seen else generation_command(game_id, link.seat))
+
+    def check(replies: list[Any]) -> None:
+        if isinstance(replies[0], Exception):  # a server without scripting: two trips
+            refuse_revoked(link, generation_of(rt().redis.hget(*generation_command(
+                game_id, link.seat)[1:])))
+            quiet.seen(rt().redis, game_id, link.seat)
+            return
+        refuse_revoked(link, generation_of(replies[0]))
+
+    table, replies = rt().games.replayer.load_along(game_id, [first, *also], check)
+    return link, table, replies[1:]
+
+
+def signed(game_id: str) -> Link:
+    """The link of the request's bearer token, signed by us for this game; whether it
+    is revoked is not checked here (no Redis): :func:`refuse_revoked` does."""
     token = bearer()
     if not token:
         raise ApiError(401, "unauthorized", "Send your player token as 'Authorization: Bearer'.")
-    from worker.links import api_generation
-
-    runtime = rt()
-    link = runtime.links.check(token, "api")
+    link = rt().links.check(token, "api")
     if link.game_id != game_id:
         raise ApiError(403, "forbidden", "That token is for another game.")
-    if link.generation != api_generation(runtime.redis, game_id, link.seat):
+    return link
+
+
+def refuse_revoked(link: Link, generation: int) -> None:
+    """Refuse a token of an older generation than the seat's ``generation`` (revoked)."""
+    if link.generation != generation:
         raise ApiError(401, "revoked", "This token was revoked; your game page issues the "
                        "current one.")
-    return link

@@ -9,6 +9,7 @@ seat (``BotUnseated``).  The page partial ``_clocks.html`` gets its figures from
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -17,7 +18,7 @@ from flask import Blueprint, redirect, request, url_for
 
 from events import clocks as clk
 from events import envelope as ev
-from events.store import ConflictError
+from events.store import ConflictError, key
 from games.protocol import IllegalMove
 from service.current import after_append, rt
 from worker import timeouts
@@ -60,7 +61,21 @@ def come_back(game_id: str, seat: int) -> Any:
 def clocks_json(game_id: str) -> tuple[dict[str, float | None], dict[str, str]]:
     """``(clocks, away)`` for the API: each seat's seconds left (none: no clock), and
     the end of each seat's vacation under way or next to come."""
-    clocks = timeouts.read_model(rt(), game_id)
+    return clocks_json_of(timeouts.read_model(rt(), game_id))
+
+
+def read_model_command(game_id: str) -> tuple[str, str]:
+    """The Redis command reading the clocks' read model (see timeouts.read_model), for a
+    request's pipeline on the game's keys; its reply goes to :func:`clocks_json_of`."""
+    return ("GET", key(game_id, timeouts.CLOCK_KEY))
+
+
+def clocks_json_of(clocks: Any) -> tuple[dict[str, float | None], dict[str, str]]:
+    """:func:`clocks_json` of a read model: a ClockFold, None, or the stored JSON text
+    a :func:`read_model_command` answered."""
+    if isinstance(clocks, str | bytes):
+        state = json.loads(clocks) if clocks else None
+        clocks = timeouts.ClockFold(state) if state else None
     if clocks is None:
         return {}, {}
     now = rt().now().timestamp()

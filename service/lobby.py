@@ -47,8 +47,9 @@ def _clock_from_form(form) -> dict:
         if raw:
             control[name] = raw
     out: dict = {"time_control": control, "on_timeout": form.get("on_timeout") or "wait"}
-    if form.get("bot_after", "").strip():
-        out["bot_after"] = form["bot_after"].strip()
+    bot_after = form.get("bot_after", "").strip()
+    if bot_after:  # the schema takes a whole number only as a number, not as its text
+        out["bot_after"] = int(bot_after) if bot_after.isdigit() else bot_after
     reminders = {}
     for name in ("fractions", "hours_before"):
         raw = form.get(f"remind_{name}")
@@ -132,6 +133,10 @@ def _field_errors(messages: dict) -> dict[str, list[str]]:
                         add(f"{name}{int(index)}", said)
                 else:
                     add("players", player)
+        elif field == "options" and isinstance(inner, dict):
+            for name, said in inner.items():
+                for form_name, text in _clock_fields(name, said):
+                    add(form_name, text)
         elif field == "quiet hours":  # mygames names the row: "player 2: write them as…"
             for said in _form_errors(inner):
                 row = re.match(r"player (\d+): (.*)", said)
@@ -140,6 +145,21 @@ def _field_errors(messages: dict) -> dict[str, list[str]]:
         else:
             add(str(field), inner)
     return out
+
+
+CLOCK_FIELDS = {"time_control": "tc_", "reminders": "remind_"}  # options -> the form's names
+
+
+def _clock_fields(name: str, said) -> list[tuple[str, object]]:
+    """The lobby fields an error in ``options[name]`` belongs to: the clock's own fields
+    (``tc_hours``, ``bot_after``, ``remind_fractions``...), else the options at large."""
+    prefix = CLOCK_FIELDS.get(name)
+    if prefix and isinstance(said, dict):
+        return [(prefix + str(inner) if inner != "_schema" else "options", text)
+                for inner, text in said.items()]
+    if name in ("bot_after", "on_timeout"):
+        return [(name, said)]
+    return [("options", {name: said})]
 
 
 FIELD_NAMES = {"name": "name", "email": "email address", "tz": "time zone"}
@@ -161,6 +181,13 @@ def _form_errors(messages, where: str = "") -> list[str]:
     if isinstance(messages, list):
         return [m for item in messages for m in _form_errors(item, where)]
     return [f"{where}: {messages}" if where else str(messages)]
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """Browsers ask for /favicon.ico on pages that name no icon (an email's HTML opened
+    from the outbox): the site's one icon."""
+    return redirect(url_for("static", filename="favicon.svg"), code=301)
 
 
 @bp.get("/games/<game_id>")

@@ -77,13 +77,24 @@ def view_scores(view: dict[str, Any], n: int) -> list[float | None] | None:
     return scores
 
 
-def score_series(games: GameService, game_id: str, seat: int
+def chart_names(table) -> list[str]:
+    """Whose scores a finished game's chart draws: the outcome's names where it ranks
+    more than the players (a solo game's automaton), else the players'."""
+    outcome = table.outcome() or {}
+    names = outcome.get("names") if isinstance(outcome, dict) else None
+    if isinstance(names, list) and len(names) > len(table.names):
+        return [str(n) for n in names]
+    return list(table.names)
+
+
+def score_series(games: GameService, game_id: str, seat: int, seats: int | None = None
                  ) -> list[tuple[int, list[float | None]]]:
     """Public scores over the game as ``seat`` saw them: ``(version, scores by seat)`` at
     most :data:`CHART_POINTS` sampled versions (the view's ``scores`` field), ending with
-    the outcome's.  One fold of the log; cached per (game, version, seat)."""
+    the outcome's; ``seats`` scores each (default: one per player; more for a solo
+    game's automaton).  One fold of the log; cached per (game, version, seat, seats)."""
     last = games.store.version(game_id)
-    name = f"{game_id}:{last}:{seat}"
+    name = f"{game_id}:{last}:{seat}:{seats}"
     cached = _charts.get(name)
     if cached is not None:
         return cached
@@ -92,12 +103,12 @@ def score_series(games: GameService, game_id: str, seat: int
     for table, _event in games.replayer.walk(game_id):
         if table is None or table.version % every:
             continue
-        scores = view_scores(table.game.view(table.state, seat), len(table.names))
+        scores = view_scores(table.game.view(table.state, seat), seats or len(table.names))
         if scores is not None:
             series.append((table.version, scores))
     final = games.load(game_id)
     outcome = final.outcome() or {}
-    scores = _scores_of(outcome.get("scores"), len(final.names))
+    scores = _scores_of(outcome.get("scores"), seats or len(final.names))
     if scores is not None:
         series = [p for p in series if p[0] < final.version] + [(final.version, scores)]
     _charts[name] = series

@@ -28,8 +28,8 @@ from events.votes import WHAT, ended_line, needed
 from games.protocol import IllegalMove
 from service.api import request_time, vote_hours
 from service.current import after_append, rt
-from service.picture import move_choices, score_chart, score_series
-from worker import quiet
+from service.picture import chart_names, move_choices, score_chart, score_series
+from worker import forced, quiet
 from worker.links import Link, api_token, burn, is_used, rotate_api_token, unburn
 
 bp = Blueprint("play", __name__)
@@ -66,13 +66,18 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
     to_act = table.to_act()
     moves = game.legal_moves(table.state, link.seat) if link.seat in to_act and not stale \
         else []
+    played_for_you = _played_for_you(runtime, table, link.seat, moves)
+    if played_for_you:
+        moves = []  # a form for it would be out of date before it could be sent
     play_token = runtime.links.make(link.game_id, link.seat, "play")
     choices = move_choices(game, table.state, link.seat, moves)
     deadline = deadline_text(runtime.games, link.game_id, link.seat, to_act)
     picture = picture_of(runtime.games, table, link.seat, deadline=deadline)
     chart = None
     if table.ended and link.purpose == "play":
-        chart = score_chart(score_series(runtime.games, link.game_id, link.seat), table.names)
+        names = chart_names(table)
+        chart = score_chart(score_series(runtime.games, link.game_id, link.seat, len(names)),
+                            names)
     return render_template(
         "game.html", table=table, game=game, seat=link.seat, names=table.names,
         view=game.view(table.state, link.seat), choices=choices, to_act=to_act,
@@ -90,10 +95,20 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
         picture=Markup(picture) if picture else None,  # noqa: S704
         chart=Markup(chart) if chart else None,  # noqa: S704
         builder=_builder_data(choices),
+        played_for_you=played_for_you,
         deadline=deadline,
         scrub_url=url_for("play.at_version", token=play_token,
                           version=max(1, table.version - 1)) if table.version > 1 else None,
     ), status
+
+
+def _played_for_you(runtime, table, seat: int, moves: list[dict]) -> str | None:
+    """The label of ``seat``'s only move if the worker is about to play it for them (a
+    forced move, the player's setting on), else None."""
+    if len(moves) != 1 or not forced.is_on(runtime.redis, table.game_id, seat) \
+            or forced.forced_move(table, seat) is None:
+        return None
+    return table.game.move_label(table.state, seat, moves[0])
 
 
 def _builder_data(choices: list[dict]) -> list[dict] | None:
@@ -121,8 +136,11 @@ def at_version(token: str, version: int):
     picture = picture_of(runtime.games, table, link.seat, latest=version == last)
     [event] = runtime.store.read(link.game_id, version, version)
     chart = None
-    if runtime.games.load(link.game_id).ended:
-        chart = score_chart(score_series(runtime.games, link.game_id, link.seat), table.names)
+    now = runtime.games.load(link.game_id)
+    if now.ended:
+        names = chart_names(now)
+        chart = score_chart(score_series(runtime.games, link.game_id, link.seat, len(names)),
+                            names)
     return render_template(
         "history_at.html", table=table, game=game, seat=link.seat, names=table.names,
         view=game.view(table.state, link.seat), version=version, last=last,

@@ -13,7 +13,11 @@ is never needed.
 
 from __future__ import annotations
 
-from flask import Flask, Response, request
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask, Request, Response, request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_talisman import DENY, SAMEORIGIN, Talisman
 
 CSP: dict[str, str] = {
@@ -52,9 +56,21 @@ def in_production(app: Flask) -> bool:
     return app.config.get("RAVENPOST_ENV") == "production"
 
 
+class PageSessions(SecureCookieSessionInterface):
+    """Flask's signed-cookie session, not opened for the JSON API: it authenticates by
+    bearer token and never reads or writes a session (no CSRF there either), so an API
+    request gets Flask's read-only null session and no cookie is decoded or sent."""
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        if request.path.startswith("/api/"):
+            return None  # Flask then uses make_null_session()
+        return super().open_session(app, request)
+
+
 def register(app: Flask) -> None:
     """Bind the security headers and cookie settings to ``app``."""
     production = in_production(app)
+    app.session_interface = PageSessions()
     # Flask's defaults already hold these keys, so they are set, not setdefault'ed.
     app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.config["SESSION_COOKIE_HTTPONLY"] = True
@@ -78,9 +94,62 @@ def register(app: Flask) -> None:
         x_content_type_options=True,
     )
 
+    _api_headers_made_once(app, app.extensions["talisman"])
+
     @app.after_request
     def no_store(response: Response) -> Response:
         # Pages and JSON carry tokens or a personal view; only static files may be kept.
         if request.endpoint != "static":
             response.headers["Cache-Control"] = "no-store"
         return response
+
+
+def is_api() -> bool:
+    """The request is one of the JSON API's (bearer tokens; no page, form or cookie)."""
+    return request.path.startswith("/api/")
+
+
+def pages_only(app: Flask, hook: Callable[..., Any], after: bool = False) -> None:
+    """Run the app-wide request hook ``hook`` (registered by an extension) for every
+    request but the API's, in its place among the app's hooks."""
+    hooks = (app.after_request_funcs if after else app.before_request_funcs).get(None, [])
+    if hook not in hooks:  # not registered (e.g. the extension is switched off)
+        return
+    at = hooks.index(hook)
+
+    def for_pages(*args: Any) -> Any:
+        if is_api():
+            return args[0] if after else None
+        return hook(*args)
+
+    hooks[at] = for_pages
+
+
+def _api_headers_made_once(app: Flask, talisman: Talisman) -> None:
+    """Talisman's headers on API answers, worked out by Talisman once per endpoint and
+    then copied: per request it merges view options, makes a nonce and rebuilds the
+    policy text, a tenth of a move's time, for answers that are the same every time
+    (JSON runs no inline script, so the API's CSP needs no nonce).  HSTS, which depends
+    on the request, is still decided per request by Talisman."""
+    pages_only(app, talisman._force_https)  # force_https is off: it would do nothing
+    pages_only(app, talisman._make_nonce)
+    hooks = app.after_request_funcs[None]
+    at = hooks.index(talisman._set_response_headers)
+    made: dict[str | None, list[tuple[str, str]]] = {}
+
+    def headers(response: Response) -> Response:
+        if not is_api():
+            return talisman._set_response_headers(response)
+        static = made.get(request.endpoint)
+        if static is None:
+            scratch = talisman._set_response_headers(Response())
+            static = [(name, value) for name, value in scratch.headers.items()
+                      if name not in ("Content-Type", "Content-Length",
+                                      "Strict-Transport-Security")]
+            made[request.endpoint] = static
+        for name, value in static:
+            response.headers[name] = value
+        talisman._set_hsts_headers(response.headers)
+        return response
+
+    hooks[at] = headers

@@ -78,16 +78,25 @@ def deliver_now(rt, game_id: str, notice: Notice) -> None:
                     notice.ident, game_id, exc_info=True)
 
 
-def request_projection(enqueuer, game_id: str, version: int) -> None:
+def request_projection(enqueuer, game_id: str, version: int,
+                       statuses: list | None = None) -> None:
     """Ask for the projection of ``game_id`` after its event ``version`` was appended.
 
     A waiting ``project:<game>`` job will fold that event, so nothing is added; while
     one runs, ``project:<game>:<version>`` is enqueued, which projects whatever that
     run left (or finds the game's projection lease held, in which case the holder
     checks the log again once it lets go: see :func:`worker.projection.project_game`).
+    ``statuses``: the replies of :func:`projection_status_commands`, read right after
+    the append in its own round trip (then no round trip reads them here).
     """
     enqueuer.enqueue_coalesced(project, game_id, job_id=f"project:{game_id}",
-                               busy_id=f"project:{game_id}:{version}")
+                               busy_id=f"project:{game_id}:{version}", statuses=statuses)
+
+
+def projection_status_commands(enqueuer, game_id: str, version: int) -> list | None:
+    """The reads :func:`request_projection` needs after the append of ``version``, to
+    send in the append's pipeline (None: the queue is on another Redis)."""
+    return enqueuer.status_commands(f"project:{game_id}", f"project:{game_id}:{version}")
 
 
 def notify(game_id: str, version: int, seat: int) -> bool:

@@ -17,13 +17,16 @@ as generation 0, so they keep working until their seat's first revocation.
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass
+from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from events.store import key
+from events.store import LRU, key
 
 PURPOSES = ("act", "play", "api", "mute", "me")
+CHECKED_KEPT = 4096  # API tokens found valid, kept per process
 
 
 class LinkError(Exception):
@@ -52,9 +55,14 @@ class Links:
         self._secret = secret_key
         self.max_age = {"act": max_age, "play": play_max_age, "api": play_max_age,
                         "mute": play_max_age, "me": play_max_age}
+        # one serializer per purpose, made once: each keeps no state between calls, and
+        # making one per token was a tenth of an API request's time
+        self._serializers = {purpose: URLSafeTimedSerializer(
+            secret_key, salt=f"ravenpost-link-{purpose}") for purpose in PURPOSES}
+        self._checked = LRU(CHECKED_KEPT)  # API token -> (Link, signed at)
 
     def _serializer(self, purpose: str) -> URLSafeTimedSerializer:
-        return URLSafeTimedSerializer(self._secret, salt=f"ravenpost-link-{purpose}")
+        return self._serializers[purpose]
 
     def make(self, game_id: str, seat: int, purpose: str, version: int | None = None,
              generation: int = 0) -> str:
@@ -67,7 +75,28 @@ class Links:
         return self._serializer(purpose).dumps(payload)
 
     def check(self, token: str, purpose: str) -> Link:
-        """The link a token stands for; LinkError if it is not valid for ``purpose``."""
+        """The link a token stands for; LinkError if it is not valid for ``purpose``.
+
+        API tokens come with every request of a client: the ones found valid are kept
+        (a bounded LRU, with the time they were signed), so the signature is checked
+        once per process and only their age again.  Whether a token is revoked is not
+        this check's business (see service.auth): it is read from Redis every time."""
+        if purpose == "api":
+            kept = self._checked.get(token)
+            if kept is not None and time.time() - kept[1] <= self.max_age["api"]:
+                return kept[0]
+        link = self._check(token, purpose)
+        if purpose == "api":
+            self._checked[token] = (link, self._signed_at(token))
+        return link
+
+    def _signed_at(self, token: str) -> float:
+        """When a token that checked as valid was signed (its timestamp)."""
+        serializer = self._serializers["api"]
+        _, signed_at = serializer.loads(token, return_timestamp=True)
+        return signed_at.timestamp()
+
+    def _check(self, token: str, purpose: str) -> Link:
         try:
             data = self._serializer(purpose).loads(token, max_age=self.max_age[purpose])
         except SignatureExpired:
@@ -128,8 +157,44 @@ def _generations(game_id: str) -> str:
 
 def api_generation(redis_client, game_id: str, seat: int) -> int:
     """The seat's current API token generation (0 until its first revocation)."""
-    value = redis_client.hget(_generations(game_id), str(seat))
-    return int(value) if value is not None else 0
+    return generation_of(redis_client.hget(*generation_command(game_id, seat)[1:]))
+
+
+def generation_command(game_id: str, seat: int) -> tuple[str, str, str]:
+    """The Redis command reading the seat's API token generation, for a caller's
+    pipeline on the game's keys (its reply goes to :func:`generation_of`)."""
+    return ("HGET", _generations(game_id), str(seat))
+
+
+# Reads the seat's generation and, only if the token's is that one (not revoked), writes
+# what the caller asks (the seat's "seen" mark): one round trip, on the game's keys only.
+_GENERATION_THEN_SET = """
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if (current or '0') == ARGV[2] then redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[4]) end
+return current
+"""
+
+
+def generation_then_set(game_id: str, seat: int, generation: int,
+                        entry: tuple[str, str, int]) -> tuple[Any, ...]:
+    """Like :func:`generation_command` (same reply), and the same command writes
+    ``entry`` = ``(key, value, seconds to live)`` if the seat's generation is
+    ``generation``: a revoked token reads but writes nothing.  ``key`` must be one of
+    the game's own keys (a Redis Cluster keeps them in one slot)."""
+    name, value, ttl = entry
+    return ("EVAL", _GENERATION_THEN_SET, 2, _generations(game_id), name, str(seat),
+            str(generation), value, ttl)
+
+
+def generation_guard(link: Link) -> tuple[str, str, str]:
+    """``(hash, field, value)`` that holds while ``link``'s API token is not revoked,
+    for :func:`events.guarded.append_if` (the hash named as :func:`key` names it)."""
+    return ("api-gen", str(link.seat), str(link.generation))
+
+
+def generation_of(reply: str | bytes | None) -> int:
+    """The generation a :func:`generation_command` reply stands for."""
+    return int(reply) if reply is not None else 0
 
 
 def api_token(redis_client, links: Links, game_id: str, seat: int) -> str:

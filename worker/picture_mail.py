@@ -5,12 +5,14 @@ Mail clients do not show SVG, so the picture a game draws for a seat
 PNG with resvg (``resvg-py``: a self-contained wheel, no system libraries) and attached
 inline to the HTML part (``<img src="cid:board">``); the plain-text part is unchanged.
 
-Size: the PNG is at most :data:`EMAIL_WIDTH` pixels wide (narrower pictures keep their
-own width, never upscaled), shown fluid (``max-width:100%``) so the email does not
-scroll sideways on a phone.  Shapes are drawn with crisp edges and only text is
-antialiased (a third fewer bytes at the same legibility), and the PNG is written with a
-256-colour palette (Pillow; half the bytes again); see ``bench/email_picture.py`` for
-the bytes per email and the render time per picture.
+Size: the PNG is shown at most :data:`EMAIL_WIDTH` pixels wide (narrower pictures keep
+their own width, never upscaled; a wider one keeps its pixels up to :data:`SHARP_WIDTH`,
+so its small print stays sharp when a reader zooms in), shown fluid
+(``max-width:100%``) so the email does not scroll sideways on a phone.  Shapes are
+drawn with crisp edges and only text is antialiased (a third fewer bytes at the same
+legibility), and the PNG is written with a 256-colour palette (Pillow; half the bytes
+again); see ``bench/email_picture.py`` for the bytes per email and the render time per
+picture.
 
 Fonts: resvg draws text with the fonts it finds.  ``RAVENPOST_FONT_DIR`` (a directory
 scanned recursively) wins if set; else the system's fonts are used (on Debian
@@ -42,6 +44,10 @@ from worker.mail import InlineImage
 log = logging.getLogger(__name__)
 
 EMAIL_WIDTH = 640  # px: a mail column is 600-700 px wide; the image scales down below
+# A wider picture (Feudum's table is 820 px) keeps its own pixels up to this width and is
+# shown at EMAIL_WIDTH: scaled to 640 its small print fell to 8 px, unreadable on a phone
+# even zoomed in.  The PNG is then a sharper image shown at the same size.
+SHARP_WIDTH = 960
 CID = "board"
 FONT_DIR_ENV = "RAVENPOST_FONT_DIR"
 SYSTEM_FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts")
@@ -134,7 +140,11 @@ def mail_picture(games: GameService, table: Table, seat: int | None,
         svg = picture_of(games, table, seat, deadline=deadline)
         if not svg:
             return None
-        png, shown_width, shown_height = svg_to_png(svg, width)
+        natural = _natural_size(svg)
+        pixels = max(width, min(natural[0], SHARP_WIDTH)) if natural else width
+        png, png_width, png_height = svg_to_png(svg, round(pixels))
+        shown_width = min(png_width, width)
+        shown_height = round(png_height * shown_width / png_width)
         elapsed = time.perf_counter() - started
     except Exception:  # a picture is a nicety: the email goes out without it
         log.warning("no picture for the %s email of game %s (seat %s)", table.kind,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -21,10 +21,24 @@ WAITING = ("queued", "scheduled", "deferred")  # RQ statuses of a job that has n
 class Enqueuer:
     """Puts jobs on the RQ queue, or runs them at once when there is no RQ connection."""
 
-    def __init__(self, rq_redis=None, inline_runtime=None) -> None:
+    def __init__(self, rq_redis=None, inline_runtime=None, game_redis=None) -> None:
         self._rq_redis = rq_redis
         self._inline = inline_runtime
         self._queue = None
+        # Job statuses may be read in the game Redis's own round trips (the append's
+        # pipeline) only when RQ's keys live on that very server and database.
+        self.shares_game_redis = (rq_redis is not None and game_redis is not None
+                                  and same_database(rq_redis, game_redis))
+
+    def status_commands(self, *job_ids: str) -> list[tuple[str, str, str]] | None:
+        """Commands reading the RQ status of ``job_ids`` (ids as given to :meth:`enqueue`),
+        to send in a pipeline on the game Redis; None when that cannot be done (jobs run
+        inline, or the queue lives on another server)."""
+        if not self.shares_game_redis:
+            return None
+        from rq.job import Job
+        return [("HGET", Job.key_for(job_id.replace(":", "-")), "status")
+                for job_id in job_ids]
 
     @property
     def queue(self):
@@ -52,7 +66,7 @@ class Enqueuer:
         self._put(func, args, job_id, delay)
 
     def enqueue_coalesced(self, func: Callable[..., Any], *args: Any, job_id: str,
-                          busy_id: str) -> None:
+                          busy_id: str, statuses: Sequence[Any] | None = None) -> None:
         """Enqueue ``func(*args)`` under ``job_id`` unless that job is already waiting.
 
         For jobs that do everything outstanding when they run (a projection folds every
@@ -61,24 +75,33 @@ class Enqueuer:
         finished job's record, taking with it any new job of the same id enqueued
         meanwhile; so the work goes under ``busy_id`` then (a distinct id, e.g. with the
         version, so that no finishing job can take it with it).
+
+        ``statuses``: the replies of :meth:`status_commands` for ``(job_id, busy_id)``,
+        read *after* the caller's write (in the same pipeline, after it): the caller
+        then saves the round trip that reads them here.
         """
         if self.queue is None:
             self.enqueue(func, *args, job_id=job_id)
             return
         job_id = job_id.replace(":", "-")
-        status = self.status(job_id)
+        if statuses is not None and not any(isinstance(s, Exception) for s in statuses):
+            status, busy = (_text(s) for s in statuses)
+        else:
+            status, busy = self.status(job_id), None
         if status in WAITING:
             return
         if status == "started":
-            self.enqueue(func, *args, job_id=busy_id)
+            if statuses is None:
+                self.enqueue(func, *args, job_id=busy_id)
+            elif busy not in WAITING:
+                self._put(func, args, busy_id.replace(":", "-"), None)
             return
         self._put(func, args, job_id, None)
 
     def status(self, job_id: str) -> str | None:
         """The RQ status of job ``job_id`` (None: never enqueued, or done and deleted)."""
         from rq.job import Job
-        status = self._rq_redis.hget(Job.key_for(job_id), "status")
-        return status.decode() if isinstance(status, bytes) else status
+        return _text(self._rq_redis.hget(Job.key_for(job_id), "status"))
 
     def _put(self, func: Callable[..., Any], args: tuple, job_id: str,
              delay: timedelta | None) -> None:
@@ -91,3 +114,19 @@ class Enqueuer:
         else:
             self.queue.enqueue_in(delay, func, *args, **options)
         pipe.execute()
+
+
+def _text(status: Any) -> str | None:
+    return status.decode() if isinstance(status, bytes) else status
+
+
+def same_database(a, b) -> bool:
+    """Whether two redis-py clients talk to the same server and database (host and
+    port, or unix socket path, and db), so that keys of one are keys of the other."""
+    try:
+        ka, kb = (c.connection_pool.connection_kwargs for c in (a, b))
+    except AttributeError:  # a cluster client, or something else: say no
+        return False
+    where = ("host", "port", "path", "db")
+    return all(ka.get(name) == kb.get(name) for name in where) \
+        and (ka.get("host") is not None or ka.get("path") is not None)

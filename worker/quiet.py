@@ -75,10 +75,17 @@ def zone(name: str | None) -> ZoneInfo:
 def seen(client, game_id: str, seat: int) -> None:
     """Note that ``seat``'s player opened the game now (one command; no game state)."""
     try:
-        client.set(key(game_id, f"seen:{seat}"), f"{now().timestamp():.0f}", ex=SEEN_SECONDS)
+        name, value, ttl = seen_entry(game_id, seat)
+        client.set(name, value, ex=ttl)
     except Exception:  # a page view must never fail for want of this note
         log.warning("could not note that seat %s looked at game %s", seat, game_id,
                     exc_info=True)
+
+
+def seen_entry(game_id: str, seat: int) -> tuple[str, str, int]:
+    """What :func:`seen` writes: ``(key, value, seconds to live)``, for a caller that
+    writes it in a round trip of its own (see service.auth.player_table)."""
+    return key(game_id, f"seen:{seat}"), f"{now().timestamp():.0f}", SEEN_SECONDS
 
 
 def seen_recently(raw: str | None, at: datetime) -> bool:

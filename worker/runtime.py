@@ -79,7 +79,7 @@ class Runtime:
         self.links = Links(self.config["SECRET_KEY"], self.config["LINK_MAX_AGE"],
                            self.config["PLAY_LINK_MAX_AGE"])
         self.emails = jinja_env()
-        self.enqueuer = Enqueuer(self.rq_redis, inline_runtime=self)
+        self.enqueuer = Enqueuer(self.rq_redis, inline_runtime=self, game_redis=self.redis)
         if self.mail is None:
             self.mail = make_backend(
                 self.config["MAIL_BACKEND"], redis=self.redis,

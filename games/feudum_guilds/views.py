@@ -13,6 +13,7 @@ from typing import Any
 from games.feudum_guilds import status
 from games.feudum_guilds.components import CARDS, GUILDS, WRITS, C
 from games.feudum_guilds.guilds import chicken_sum, merchant_price, rosary_sum
+from games.svg import plural
 
 State = dict[str, Any]
 CARD_TEXT = {c["name"]: c["text"] for c in CARDS}
@@ -232,7 +233,7 @@ def label(move: dict[str, Any], state: State | None = None) -> str:
     if t == "retire":
         return f"Migrate: return your pawn from the {GUILD_TITLE[move['guild']]}"
     if t == "influence":
-        return f"Claim {move['count']} outpost(s)"
+        return f"Claim {plural(move['count'], 'outpost')}"
     if t == "improve":
         to = f" into a {move['guild'].title()} feudum" if "guild" in move else ""
         return f"Improve location #{move['location']}{to}"
@@ -262,7 +263,7 @@ def label(move: dict[str, Any], state: State | None = None) -> str:
     if t == "buy_vessel":
         return f"Buy a {_nice(move['vessel'])} for 3s"
     if t == "buy_seals":
-        return f"Buy {move['count']} king's seal(s) for {3 * move['count']}s"
+        return "Buy " + plural(move["count"], "king's seal") + f" for {3 * move['count']}s"
     if t == "move_good":
         return f"Move 1 {move['good']}"
     if t == "invent":
@@ -285,7 +286,8 @@ def label(move: dict[str, Any], state: State | None = None) -> str:
     if t == "discard_writ":
         return f"Discard {WRITS[move['writ']]['name']}"
     if t == "nourish":
-        return (f"Feed {move['wine']} pawn(s) with wine from the barrel, the others with food"
+        return (f"Feed {plural(move['wine'], 'pawn')} with wine from the barrel, "
+                "the others with food"
                 if move["wine"] else "Feed the pawns with food (no wine)")
     if t == "seal_charter":
         return f"Place a king's seal on the charter {WRITS[move['writ']]['name']}"
@@ -326,7 +328,7 @@ def move_label(state: State, seat: int, move: dict[str, Any]) -> str:
         if farm is not None:
             pairs = sum(farm["goods"].values()) // 2
             return (f"Send farm #{farm['id']}'s {sum(farm['goods'].values())} goods to the barn "
-                    f"for {move['food']} food and {pairs - move['food']} shilling(s)")
+                    f"for {move['food']} food and {plural(pairs - move['food'], 'shilling')}")
     return label(move, state)
 
 
@@ -336,7 +338,7 @@ THIRD_PERSON = {
     "fill_barrel": lambda m: "puts 1 sulfur into the wine barrel",
     "forfeit": lambda m: "forfeits the card's action",
     "pick": lambda m: f"picks the {m['fist']} fist",
-    "nourish": lambda m: f"feeds {m['wine']} pawn(s) with wine, the others with food",
+    "nourish": lambda m: f"feeds {plural(m['wine'], 'pawn')} with wine, the others with food",
     "start_pawn": lambda m: f"starts with a pawn in the {m['guild'].title()} guild",
     "setup_goods": lambda m: f"takes {', '.join(m['goods']) or 'no goods'}",
     "boost": lambda m: f"chooses: {label(m)}",
@@ -393,8 +395,8 @@ def summary(state: State, seat: int | None) -> str:
     if seat is not None:
         p = state["ps"][seat]
         goods = ", ".join(f"{n} {g}" for g, n in p["goods"].items() if n) or "no goods"
-        lines.append(f"You: {p['shillings']} shillings, {goods}, {p['markers']} markers, "
-                     f"{len(p['hand'])} writ(s).")
+        lines.append(f"You: {plural(p['shillings'], 'shilling')}, {goods}, "
+                     f"{plural(p['markers'], 'marker')}, {plural(len(p['hand']), 'writ')}.")
         seats = [f"{RANKS[i]} of the {g.title()} guild" for g in GUILDS
                  for i, s in enumerate(state["guilds"][g]["seats"]) if s == seat]
         lines.append("Your seats: " + (", ".join(seats) if seats else "none"))

@@ -51,6 +51,7 @@ from games.kings_guild import (
 )
 from games.protocol import Game, IllegalMove, Move, State
 from games.rng import GameRandom
+from games.svg import plural
 
 OPTION_FIELDS: list[dict[str, Any]] = [
     {"name": "stall_breaker",
@@ -189,9 +190,12 @@ class KingsGuild(Game):
             p = guild.player(state, s)
             res = ", ".join(f"{n} {r}" for r, n in p["resources"].items() if n) or "no resources"
             coins = "?" if state["funeral"] and s != seat else p["coins"]
-            lines.append(f"{state['names'][s]} ({p['guild']}): {coins} coins, {res}, "
-                         f"{len(p['hand'])} treasures, {len(p['quests'])} quests, "
-                         f"{len(p['specialists'])} specialists, {len(p['rooms'])} rooms.")
+            coins = f"{coins} coins" if coins == "?" else plural(coins, "coin")
+            lines.append(f"{state['names'][s]} ({p['guild']}): {coins}, {res}, "
+                         f"{plural(len(p['hand']), 'treasure')}, "
+                         f"{plural(len(p['quests']), 'quest')}, "
+                         f"{plural(len(p['specialists']), 'specialist')}, "
+                         f"{plural(len(p['rooms']), 'room')}.")
         if seat is not None:
             hand = [cards.treasure_name(c) for c in guild.player(state, seat)["hand"]]
             lines.append(f"Your hand: {', '.join(hand) or 'empty'}.")

@@ -98,6 +98,16 @@
     // A keyboard user who chose in the box stays in it (its buttons are rebuilt below).
     var hadFocus = box.contains(document.activeElement);
     var found = candidates();
+    // Every matching move takes the same next step ("Place a Worker"): take it at once.
+    while (found.length > 1 && state.finish === null) {
+      var kk = state.decisions.length, prev = state.decisions[kk - 1];
+      var same = found[0].segs[kk];
+      if ((prev && prev.open) || !same || !("single" in same) || !found.every(function (m) {
+        return m.segs[kk] && m.segs[kk].single === same.single;
+      })) { break; }
+      state.decisions.push({ single: same.single, auto: true });
+      found = candidates();
+    }
     // Every matching move goes on with the same unordered pick: start it at once.
     var k0 = state.decisions.length, last0 = state.decisions[k0 - 1];
     if (found.length > 1 && !(last0 && last0.open) && found.every(function (m) {
@@ -111,7 +121,7 @@
     var k = state.decisions.length - (open ? 1 : 0);
     options.innerHTML = "";
     var words = state.decisions.map(function (d) {
-      return "single" in d ? d.single : d.group + ": " + (d.picked.join(", ") || "…");
+      return "single" in d ? d.single : d.group + ": " + (d.picked.map(short).join(", ") || "…");
     });
     if (state.target) { words.unshift("on the picture: " + state.target); }
     path.textContent = words.length ? "Chosen so far: " + words.join(" › ") : "Build your move:";
@@ -183,6 +193,12 @@
     if (hadFocus && first && !box.contains(document.activeElement)) { first.focus(); }
   }
 
+  // A picked item as the path names it: "Tax" for "Tax: Needs a town: gain 2 shillings"
+  // (its button carries the details; a colon inside brackets is not a name's end).
+  function short(label) {
+    var m = /^([^(:]+): /.exec(label);
+    return m ? m[1] : label;
+  }
   function byLabel(a, b) { return a.localeCompare(b, undefined, { numeric: true }); }
 
   function pickItem(item) {
@@ -201,12 +217,14 @@
       var last = state.decisions[state.decisions.length - 1];
       if (state.finish !== null) { state.finish = null; }
       else if (last && "group" in last && last.picked.length) { last.picked.pop(); last.open = true; }
+      else if (last && !last.auto) { state.decisions.pop(); }
       else if (last) {
-        state.decisions.pop();
-        // a pick opened by itself would open again: step back past what led to it
-        if (last.auto) {
-          if (state.decisions.length) { state.decisions.pop(); } else { state.target = null; }
+        // steps taken by themselves would be taken again: step back past them and the
+        // choice that led to them
+        while (state.decisions.length && state.decisions[state.decisions.length - 1].auto) {
+          state.decisions.pop();
         }
+        if (state.decisions.length) { state.decisions.pop(); } else { state.target = null; }
       } else { state.target = null; }
       render();
     } else if (act === "reset") {
@@ -232,17 +250,41 @@
       s.setAttribute("aria-disabled", live[name] ? "false" : "true");
     });
   }
-  function onTarget(shape) {
+  function hasMoves(shape) {
     var name = shape.getAttribute("data-target");
-    var any = moves.some(function (m) { return m.targets.indexOf(name) >= 0; });
-    if (!any) { return; }
-    state.target = name;
+    return moves.some(function (m) { return m.targets.indexOf(name) >= 0; });
+  }
+  function onTarget(shape) {
+    if (!hasMoves(shape)) { return; }
+    state.target = shape.getAttribute("data-target");
     state.decisions = [];
     state.finish = null;
     render();
   }
+  // The topmost shape under the pointer that a move acts on: a shape drawn over another
+  // (an item on its quest card) passes a click it has no move for to the one beneath.
+  var picture = document.getElementById("picture");
+  function shapeAt(e) {
+    var stack = (e.clientX || e.clientY) && document.elementsFromPoint ?
+      document.elementsFromPoint(e.clientX, e.clientY) : [e.target];
+    for (var i = 0; i < stack.length; i++) {
+      var s = stack[i].closest ? stack[i].closest("[data-target]") : null;
+      while (s && picture.contains(s)) {
+        if (hasMoves(s)) { return s; }
+        s = s.parentElement ? s.parentElement.closest("[data-target]") : null;
+      }
+    }
+    return null;
+  }
+  if (picture) {
+    picture.addEventListener("click", function (e) {
+      var s = shapeAt(e);
+      if (s) { onTarget(s); }
+    });
+  }
   shapes.forEach(function (s) {
-    s.addEventListener("click", function () { onTarget(s); });
+    // Tab stops only where a move can be made (the rest would be dozens of dead stops).
+    if (!hasMoves(s)) { s.setAttribute("tabindex", "-1"); }
     s.addEventListener("keydown", function (e) {
       if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onTarget(s); }
     });

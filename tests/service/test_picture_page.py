@@ -233,3 +233,125 @@ def test_the_lobby_shows_bad_quiet_hours_beside_their_row(client):
     assert reply.status_code == 400
     assert re.search(r'<span class="field-error" id="err-quiet1">write them as two different',
                      reply.get_data(as_text=True))
+
+
+def test_favicon_ico_leads_to_the_sites_icon(client):
+    reply = client.get("/favicon.ico")
+    assert reply.status_code == 301 and reply.location.endswith("/static/favicon.svg")
+
+
+def test_a_forks_invitation_tells_the_seat_to_act_that_it_is_its_move(rt):
+    from worker import jobs
+    gid = rt.games.create("test-race", PLAYERS[:2]).game_id
+    play(rt, gid, 0, {"type": "ante", "amount": 1})
+    play(rt, gid, 1, {"type": "ante", "amount": 2})
+    fork = rt.games.fork(gid, 3, "admin")
+    jobs.project(fork)
+    to_act = rt.games.load(fork).to_act()
+    mails = [rt.mail.get(m["id"]) for m in rt.mail.list(limit=50)]
+    invitations = {m["to"]: m["text"] for m in mails if m["key"].startswith(f"turn:{fork}:1:")}
+    assert len(invitations) == 2
+    for seat, player in enumerate(PLAYERS[:2]):
+        text = " ".join(invitations[player["email"]].split())
+        assert "Others move first" not in text  # the fork is well under way
+        assert "You have been invited to a fork of Counting Race (test game)" in text
+        assert ("It is your move" in text) == (seat in to_act)
+        assert f"This game is a fork of Counting Race (test game) {gid} at move 3." in text
+
+
+def a_kings_guild_game_at_a_forced_move(rt) -> tuple[str, int]:
+    """A King's Guild game whose seat to act has one move, safe to play for it (ending
+    the turn), which no worker has played yet; the game and that seat."""
+    import random
+
+    from worker import forced
+    gid = rt.games.create("kings-guild", PLAYERS[:2]).game_id
+    chooser = random.Random(4)
+    for _ in range(200):
+        table = rt.games.load(gid)
+        for seat in sorted(table.to_act()):
+            if forced.forced_move(table, seat) is not None:
+                return gid, seat
+        seat = min(table.to_act())
+        move = chooser.choice(table.game.legal_moves(table.state, seat))
+        rt.games.play(gid, seat, move, table.version)
+    raise AssertionError("no forced move in 200 moves")
+
+
+def test_a_move_about_to_be_played_for_the_seat_gets_no_form(client, rt):
+    gid, seat = a_kings_guild_game_at_a_forced_move(rt)
+    page = client.get(personal(rt, gid, seat)).text
+    assert 'id="played-for-you"' in page and "is being played for you" in page
+    assert 'id="move-form"' not in page  # it would be out of date before it was sent
+
+
+def test_a_player_who_keeps_their_only_moves_gets_the_form(client, rt):
+    from worker import forced
+    gid, seat = a_kings_guild_game_at_a_forced_move(rt)
+    forced.set_on(rt.redis, gid, seat, False)
+    page = client.get(personal(rt, gid, seat)).text
+    assert 'id="move-form"' in page and 'id="played-for-you"' not in page
+
+
+def lobby_form(client, **fields) -> dict:
+    """The lobby's form for two players with a clock of 48 hours a move, as the page
+    fills it in, with ``fields`` changed."""
+    page = client.get("/").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    return {"csrf_token": token, "game": "test-race", "name0": "Ada",
+            "email0": "ada@example.com", "name1": "Bo", "email1": "bo@example.com",
+            "tc_kind": "per_move", "tc_hours": "48", "on_timeout": "wait", "bot_after": "2",
+            "remind_fractions": "0.5, 0.25", "remind_hours_before": "24", **fields}
+
+
+def test_the_lobby_starts_a_game_with_a_clock(client, rt):
+    reply = client.post("/games", data=lobby_form(client))
+    assert reply.status_code == 302  # the form's own "2" time-outs was refused as text
+    gid = reply.location.rsplit("/", 1)[-1]
+    assert rt.games.load(gid).version == 1
+
+
+def test_the_lobby_shows_a_bad_clock_field_beside_it(client):
+    reply = client.post("/games", data=lobby_form(client, tc_hours="-3", bot_after="x"))
+    page = reply.get_data(as_text=True)
+    assert reply.status_code == 400
+    assert re.search(r'name="tc_hours"[^>]*aria-invalid="true"[^>]*></label>'
+                     r'<span class="field-error" id="err-tc_hours">', page)
+    assert re.search(r'<span class="field-error" id="err-bot_after">Not a valid integer', page)
+
+
+def test_a_solo_games_chart_draws_the_automaton_beside_the_player(client, rt):
+    import random
+    gid = rt.games.create("architects", PLAYERS[:1]).game_id
+    chooser = random.Random(5)
+    for _ in range(3000):
+        table = rt.games.load(gid)
+        if table.ended:
+            break
+        seat = min(table.to_act())
+        play(rt, gid, seat, chooser.choice(table.game.legal_moves(table.state, seat)))
+    outcome = rt.games.load(gid).outcome()
+    assert len(outcome["names"]) == 2  # the player and the Byzantine opponent
+    page = unescape(client.get(personal(rt, gid, 0)).get_data(as_text=True))
+    chart = page[page.index('id="score-chart"'):]
+    for name, score in zip(outcome["names"], outcome["scores"], strict=True):
+        assert f"{name} ended on {score}" in chart
+
+
+def test_a_wide_pictures_email_png_keeps_its_pixels_and_is_shown_at_mail_width(
+        rt, monkeypatch):
+    from games.svg import Drawing
+    from tests.platform_game import CountingRace
+    from worker.picture_mail import EMAIL_WIDTH, mail_picture
+
+    def wide(self, view, table):  # as wide as Feudum's table
+        d = Drawing(820, 410, title="wide")
+        d.text(10, 20, "small print", size=10)
+        return d.render()
+
+    monkeypatch.setattr(CountingRace, "picture", wide)
+    gid = rt.games.create("test-race", PLAYERS[:2]).game_id
+    board = mail_picture(rt.games, rt.games.load(gid), 0)
+    png = board.image.data
+    assert int.from_bytes(png[16:20], "big") == 820  # no pixel of the small print lost
+    assert (board.width, board.height) == (EMAIL_WIDTH, 320)  # shown at the mail's width

@@ -135,3 +135,14 @@ def test_save_a_picture_per_player_count_for_people_to_look_at():
         path = ARTIFACTS / f"feudum-guilds-{n}p.svg"
         path.write_text(GAME.picture(GAME.view(state, 0), table(state, 0)), encoding="utf-8")
         assert path.stat().st_size > 1000
+
+
+def test_move_labels_and_the_summary_count_in_the_right_number():
+    from games.feudum_guilds.views import label
+    assert label({"type": "influence", "count": 1}, None) == "Claim 1 outpost"
+    assert label({"type": "influence", "count": 2}, None) == "Claim 2 outposts"
+    assert label({"type": "buy_seals", "count": 1}, None) == "Buy 1 king's seal for 3s"
+    state = next(positions(2, seed=1))
+    state["ps"][0]["shillings"] = 1
+    you = next(x for x in GAME.summary(state, 0).splitlines() if x.startswith("You:"))
+    assert you.startswith("You: 1 shilling,") and "(s)" not in you

@@ -300,3 +300,13 @@ def test_picture_shows_the_score_sheet_when_the_game_is_over():
     assert "Final scores" in svg
     for seat, score in enumerate(state["outcome"]["scores"]):
         assert f"{state['names'][seat]}: " in svg and f"Total {score}" in svg
+
+
+def test_the_email_summary_counts_one_thing_in_the_singular():
+    from games.kings_guild import guild
+    state = GAME.setup(["Ann", "Bob"], dict(BOTS), RecordingRandom(3))
+    p = guild.player(state, 0)
+    p["coins"], p["hand"], p["quests"] = 1, ["t23_1"], []
+    line = next(x for x in GAME.summary(state, 0).splitlines() if x.startswith("Ann"))
+    assert "1 coin," in line and "1 treasure," in line and "0 quests," in line
+    assert " 1 rooms" not in line and " 1 specialists" not in line

@@ -1,0 +1,71 @@
+"""An append that is also a check: one round trip for a move decided on a table the
+process already holds (see :meth:`events.gameplay.GameService.play_cached`).
+
+The append is :meth:`events.store.EventStore.append`'s, made by one Lua script on the
+game's own keys (one hash slot): the XADD with its explicit id stays the concurrency
+check, and the script runs it only if a field of one of the game's hashes holds the
+value the caller expects (the seat's API token generation: a revoked token appends
+nothing).  The dirty mark goes first, as in ``append`` (a mark without an append is
+harmless; see :meth:`events.store.EventStore.marked_pipeline`, which on a Redis Cluster
+writes it a round trip ahead), and the caller's read commands right after the script.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import redis
+
+from events.envelope import Event
+from events.store import ConflictError, key
+
+# KEYS: the log, the guarding hash.  ARGV: the entry id, the hash field, the value it
+# must hold ('0' stands for none), then the entry's fields and values.
+_APPEND_IF = """
+local current = redis.call('HGET', KEYS[2], ARGV[2]) or '0'
+if current ~= ARGV[3] then return current end
+redis.call('XADD', KEYS[1], ARGV[1], unpack(ARGV, 4))
+return false
+"""
+
+
+class GuardFailed(Exception):
+    """The guarding field did not hold the expected value: nothing was appended."""
+
+    def __init__(self, current: str) -> None:
+        super().__init__(f"the guard holds {current!r}")
+        self.current = current
+
+
+def append_if(store, game_id: str, expected_version: int, event: Event, prev: str,
+              guard: tuple[str, str, str], then: Sequence[tuple[Any, ...]] = ()
+              ) -> tuple[Event, list[Any]]:
+    """Append ``event`` as version ``expected_version + 1`` chained to ``prev`` (the hash
+    of the event at ``expected_version``), if the field ``guard[1]`` of the game's hash
+    ``guard[0]`` (a name for :func:`events.store.key`) holds ``guard[2]``; ``then``: read
+    commands sent right after it.  ``(event, their replies)``; ConflictError if the log
+    is not at ``expected_version``, GuardFailed if the guard does not hold (nothing is
+    appended either way)."""
+    sealed = Event(
+        version=expected_version + 1, type=event.type, actor=event.actor, data=event.data,
+        tape=event.tape, v=event.v, at=event.at or (store.clock() if store.clock else ""),
+    ).sealed(prev)
+    pairs = [part for item in sealed.to_fields().items() for part in item]
+    pipe, marks = store.marked_pipeline(game_id, first=sealed.version == 1)
+    pipe.execute_command("EVAL", _APPEND_IF, 2, key(game_id, "log"), key(game_id, guard[0]),
+                         f"0-{sealed.version}", guard[1], guard[2], *pairs)
+    for command in then:
+        pipe.execute_command(*command)
+    results = pipe.execute(raise_on_error=False)
+    marked, added, replies = results[:marks], results[marks], results[marks + 1:]
+    for result in marked:
+        if isinstance(result, Exception):
+            raise result
+    if isinstance(added, redis.ResponseError) and "equal or smaller" in str(added):
+        raise ConflictError(store.version(game_id)) from added
+    if isinstance(added, Exception):
+        raise added
+    if added is not None:
+        raise GuardFailed(added)
+    return sealed, replies
