@@ -337,7 +337,8 @@ def _writ(d: Drawing, x: float, y: float, card: dict[str, Any]) -> None:
     with d.group(target=f"writ:{card['id']}", title=f"{card['name']} ({card['kind']}): "
                  f"{detail}"):
         d.rect(x, y, 140, 34, fill="#FFF8DC", rx=4)
-        d.text(x + 6, y + 14, card["name"], size=11, weight="bold")
+        name = card["name"] if len(card["name"]) <= 21 else card["name"][:20].rstrip() + "…"
+        d.text(x + 6, y + 14, name, size=11, weight="bold")  # the card is 140 wide
         d.text(x + 6, y + 28, str(detail)[:26], size=9, fill=MUTED)
 
 

@@ -365,9 +365,11 @@ class _Picture:
             with d.group(target=target, title=text + ". Make an offering: a free sigil on "
                          "the Council card instead of an action (2 prestige + coins/3 + "
                          "resources/2)."):
-                d.rect(MARGIN, y + 6, self.W - 2 * MARGIN, 24, fill=EVENT, stroke=INK, rx=4)
-                d.text(MARGIN + 8, y + 23, text, size=13)
-            y += 30
+                lines = len(_lines(text, _chars(self.W - 2 * MARGIN - 16, 13), 2))
+                d.rect(MARGIN, y + 6, self.W - 2 * MARGIN, 8 + 16 * lines, fill=EVENT,
+                       stroke=INK, rx=4)
+                _paragraph(d, MARGIN + 8, y + 23, text, self.W - 2 * MARGIN - 16, 13, 2)
+            y += 14 + 16 * lines
         if v.get("funeral"):
             f = v["funeral"]
             mine = f.get("your_bid")
@@ -382,8 +384,9 @@ class _Picture:
             y += 15 + 15 * lines
         result = v.get("funeral_result")
         if result and isinstance(result, dict) and not v.get("funeral"):
-            d.text(MARGIN, y + 20, self.funeral_text(result), size=12, fill=MUTED)
-            y += 22
+            # wrapped: with three bidders it is wider than the page, let alone an email
+            y = _paragraph(d, MARGIN, y + 20, self.funeral_text(result), self.W - 2 * MARGIN,
+                           12, 2, fill=MUTED) - 13
         return y + 6
 
     def funeral_text(self, result: dict[str, Any]) -> str:
