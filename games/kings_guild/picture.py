@@ -11,7 +11,8 @@ tile, rooms and bonus spaces, storage, completed quests and specialists.
 
 For an email (``table["medium"] == "email"``) the same sections are drawn 400 units wide
 instead of 480 (a phone shows an email picture about 340 px wide), each player's facts
-under their name, each guild's storage under its grid, and no tooltips.
+under their name, each guild's storage under its grid, only the reader's own grid (the
+others' rooms and specialists are listed in words), and no tooltips.
 
 Shapes a move acts on carry ``data-target`` names; :func:`targets` gives them for a move:
 
@@ -765,7 +766,10 @@ class _Picture:
         top = y + 6
         grid_y = top + 32 + 14 * len(fact_lines)
         below = STORAGE_BELOW if self.email else 0  # an email: storage under the grid
-        height = (grid_y - top) + CELL_H * 3 + 40 + below + \
+        # An email draws only the reader's own grid: the others' rooms are in words below
+        # (their storage and quests, which the reader's moves can touch, stay drawn).
+        grid = 0 if self.email and not mine else CELL_H * 3 + 36
+        height = (grid_y - top) + grid + 4 + below + \
             sum(14 * len(w) + 4 for w in word_lines)
         d.rect(MARGIN, top, self.W - 2 * MARGIN, height, fill="#FFFDF8", stroke=colour,
                stroke_width=3, rx=8)
@@ -782,12 +786,13 @@ class _Picture:
                 _frame(d, MARGIN + 8, top + 27, inner + 4, 14 * len(fact_lines) + 2)
             for k, line in enumerate(fact_lines):
                 d.text(MARGIN + 10, top + 38 + 14 * k, line, size=11)
-        self.spaces_and_grid(MARGIN + 10, grid_y, g, prev)
+        if grid:
+            self.spaces_and_grid(MARGIN + 10, grid_y, g, prev)
         if self.email:
-            self.storage(MARGIN + 10, grid_y + CELL_H * 3 + 40, g, prev)
+            self.storage(MARGIN + 10, grid_y + grid + 4, g, prev)
         else:
             self.storage(MARGIN + 10 + 4 * CELL_W + 10, grid_y, g, prev)
-        wy = grid_y + CELL_H * 3 + 36 + 12 + below
+        wy = grid_y + grid + 12 + below
         for lines in word_lines:
             for line in lines:
                 d.text(MARGIN + 10, wy, line, size=11)
