@@ -364,7 +364,7 @@ class Picture:
         self.heading("Main board")
         cols, gap = (2 if self.email else 3), 8
         w = (self.W - 2 * PAD - (cols - 1) * gap) / cols
-        h = 92
+        h = 86 if self.email else 92  # an email: two columns, so wider, less tall
         for i, loc in enumerate(BOARD_ORDER):
             x = PAD + (i % cols) * (w + gap)
             y = self.y + (i // cols) * (h + gap)
@@ -432,8 +432,8 @@ class Picture:
                 if space == 1:
                     self.lines(x + 8, y + 36, "Hire any Apprentice, or draw 5 keep 1",
                                w - (16 if self.email else 50), 11, fill=MUTED, max_lines=3)
-                else:
-                    self.goods(x + 8, y + 42, offer, size=14)
+                else:  # an email's space is narrower: four goods fit at 12
+                    self.goods(x + 8, y + 42, offer, size=12 if self.email else 14)
                 if who is not None:
                     self.worker(x + w - 20, y + h - 20, colour(self.players[who]), s=22)
         self.y += h + 8
