@@ -9,6 +9,10 @@ slowest).  The reference, timed in the same run, is the same PNG step on a fixed
 1280x800 SVG of plain shapes and text, so figures from different machines compare.
 
     python bench/email_picture.py [KIND ...] [--moves 60] [--players 3] [--seed 1]
+                                  [--out DIR]
+
+``--out DIR`` also writes each seat's last email picture of each kind there
+(``<kind>-seat<N>.png``), to look at as a phone shows it (about 390 px wide).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import argparse
 import random
 import statistics
 import time
+from pathlib import Path
 
 import fakeredis
 from common import ROOT  # noqa: F401  (puts the project on sys.path)
@@ -36,7 +41,8 @@ def reference_svg() -> str:
     return d.render()
 
 
-def measure(kind: str, moves: int, players: int, seed: int) -> dict[str, list[float]]:
+def measure(kind: str, moves: int, players: int, seed: int,
+            out: Path | None = None) -> dict[str, list[float]]:
     app = create_app({"REDIS_CLIENT": fakeredis.FakeRedis(decode_responses=True),
                       "RUN_JOBS_INLINE": True, "TESTING": True, "SECRET_KEY": "bench",
                       "BASE_URL": "http://localhost", "ADMIN_TOKEN": "bench-admin"})
@@ -67,13 +73,22 @@ def measure(kind: str, moves: int, players: int, seed: int) -> dict[str, list[fl
             rt.games.play(table.game_id, seat, move, table.version)
             jobs.project(table.game_id)
         sizes, pngs = [], []
-        for item in rt.mail.list(limit=10_000):
+        last: dict[str, bytes] = {}
+        for item in reversed(rt.mail.list(limit=10_000)):  # oldest first
             mail = rt.mail.get(item["id"])
+            image = rt.mail.inline_image(item["id"], "board")
+            if image is not None:
+                last[mail["to"]] = image.data
             image = sum(4 * -(-i["size"] // 3) for i in mail["inline"])
             sizes.append(len(mail["text"].encode()) + len(mail["html"].encode()) + image)
             pngs.extend(i["size"] for i in mail["inline"])
     finally:
         notify.mail_picture = mail_picture
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        for seat, person in enumerate(people):
+            if last.get(person["email"]):
+                (out / f"{kind}-seat{seat}.png").write_bytes(last[person["email"]])
     return {"sizes": sizes, "pngs": pngs, "renders": renders}
 
 
@@ -84,6 +99,8 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=60)
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=None,
+                        help="write each seat's last email picture here")
     args = parser.parse_args()
     svg = reference_svg()
     svg_to_png(svg)  # fonts loaded once, as in a long-lived worker
@@ -95,7 +112,7 @@ def main() -> None:
     print(f"reference PNG (1280x800 SVG -> {picture_mail.EMAIL_WIDTH} px): "
           f"{statistics.median(reference) * 1000:.0f} ms")
     for kind in args.kinds:
-        got = measure(kind, args.moves, args.players, args.seed)
+        got = measure(kind, args.moves, args.players, args.seed, args.out)
         if not got["pngs"]:
             print(f"{kind}: {len(got['sizes'])} emails, no picture (the kind draws none), "
                   f"size median {statistics.median(got['sizes']) / 1024:.0f} KiB")

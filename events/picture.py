@@ -12,8 +12,11 @@ and ``games/`` (the worker imports no ``service/`` code).
   the read model no longer holds.
 * ``previous``: the view this seat had right after its last move at or before the
   version drawn (what changed since is highlighted); None before its first move.
+* ``medium``: ``"page"`` (the web page: the whole table, tooltips, clickable shapes) or
+  ``"email"`` (a PNG in a mail read on a phone: a narrow layout with larger text and
+  without the least important panels; see :meth:`games.protocol.Game.picture`).
 
-Pictures are cached per (game, version, seat, deadline) in a bounded LRU: a version
+Pictures are cached per (game, version, seat, deadline, medium) in a bounded LRU: a version
 never changes once written, so an entry is only ever evicted, never stale.
 """
 
@@ -110,10 +113,10 @@ def previous_view(games: GameService, table: Table, seat: int | None) -> dict[st
 
 
 def table_for(games: GameService, table: Table, seat: int | None, latest: bool = True,
-              deadline: str | None | EllipsisType = ...) -> dict[str, Any]:
+              deadline: str | None | EllipsisType = ..., medium: str = "page") -> dict[str, Any]:
     """The ``table`` argument of :meth:`Game.picture` for ``seat`` at ``table``'s version
     (``latest``: it is the game's current version, so the deadline applies; ``deadline``:
-    its text if the caller has it already)."""
+    its text if the caller has it already; ``medium``: ``page`` or ``email``)."""
     to_act = table.to_act()
     if not latest:
         deadline = None
@@ -121,13 +124,13 @@ def table_for(games: GameService, table: Table, seat: int | None, latest: bool =
         deadline = deadline_text(games, table.game_id, seat, to_act)
     return {"names": list(table.names), "seat": seat, "to_act": sorted(to_act),
             "deadline": deadline, "version": table.version,
-            "previous": previous_view(games, table, seat)}
+            "previous": previous_view(games, table, seat), "medium": medium}
 
 
 def picture_of(games: GameService, table: Table, seat: int | None, latest: bool = True,
-               deadline: str | None | EllipsisType = ...) -> str | None:
+               deadline: str | None | EllipsisType = ..., medium: str = "page") -> str | None:
     """The SVG picture of ``table`` for ``seat`` (None: the game draws none or failed);
-    ``deadline`` as :func:`table_for` takes it."""
+    ``deadline`` and ``medium`` as :func:`table_for` takes them."""
     game = table.game
     if type(game).picture is Game.picture:  # the protocol's default draws nothing
         return None
@@ -135,13 +138,13 @@ def picture_of(games: GameService, table: Table, seat: int | None, latest: bool 
         deadline = None
     elif deadline is ...:
         deadline = deadline_text(games, table.game_id, seat, table.to_act())
-    name = f"{table.game_id}:{table.version}:{seat}:{deadline}"
+    name = f"{table.game_id}:{table.version}:{seat}:{deadline}:{medium}"
     cached = _pictures.get(name)
     if cached is not None:
         return cached or None
     try:
         svg = game.picture(game.view(table.state, seat),
-                           table_for(games, table, seat, latest, deadline))
+                           table_for(games, table, seat, latest, deadline, medium))
     except Exception:  # a picture is a nicety: the page and the email go out without it
         log.warning("could not draw the %s picture of %s", table.kind, table.game_id,
                     exc_info=True)

@@ -59,10 +59,12 @@ def _value(value: object) -> str:
 class Drawing:
     """An SVG document built shape by shape."""
 
-    def __init__(self, width: int, height: int, title: str = "", description: str = "") -> None:
+    def __init__(self, width: int, height: int, title: str = "", description: str = "",
+                 tooltips: bool = True) -> None:
         self.width, self.height = width, height
         self._parts: list[str] = []
         self._title, self._description = title, description
+        self.tooltips = tooltips  # False: groups get no <title> (an email's PNG shows none)
 
     # -- shapes --------------------------------------------------------------------------
     def _shape(self, tag: str, attrs: dict[str, object]) -> None:
@@ -111,7 +113,7 @@ class Drawing:
         if highlight:
             extra["class_"] = " ".join(filter(None, [str(extra.get("class_", "")), "changed"]))
         self._parts.append(f"<g{_attrs(extra)}>")
-        if title:
+        if title and self.tooltips:
             self._parts.append(f"<title>{escape(title)}</title>")
         try:
             yield
@@ -132,6 +134,14 @@ class Drawing:
         return head + meta + background + "".join(self._parts) + "</svg>"
 
 
+EMAIL_WIDTH = 400  # units: an email picture's width (a phone shows it ~340 px wide)
+
+
+def for_email(table: dict) -> bool:
+    """Whether the picture goes into an email (``table["medium"] == "email"``)."""
+    return table.get("medium") == "email"
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``1 coin``, ``2 coins`` (``many`` for irregular plurals)."""
     return f"{n} {word if n == 1 else (many or word + 's')}"
@@ -150,12 +160,17 @@ def header(d: Drawing, table: dict, scores: dict[int, object] | None = None,
         if scores is not None and seat in scores:
             label += f": {scores[seat]}"
         colour = seat_colour(seat)
+        if x > 10 and x + 40 + 8 * len(label) > d.width:  # a narrow picture: next line
+            x, y = 10.0, y + 22
         if seat in to_act:
             d.polygon([(x, y - 11), (x, y + 1), (x + 10, y - 5)], fill=colour, stroke=None)
         d.circle(x + 18, y - 5, 6, fill=colour, stroke=None)
         d.text(x + 28, y, label, size=14, weight="bold" if seat in to_act else None)
         x += 40 + 8 * len(label)
     deadline = table.get("deadline")
-    if deadline:
+    if deadline and d.width < 700:  # no room beside the names: a line of its own
+        y += 20
+        d.text(10, y, f"Deadline: {deadline}", size=13, fill=MUTED)
+    elif deadline:
         d.text(d.width - 10, y, f"Deadline: {deadline}", size=13, anchor="end", fill=MUTED)
     return y + 14

@@ -150,6 +150,12 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
             return None
         awaiting = rt.redis.hget(key(game_id, "awaiting"), str(seat))
         is_turn = awaiting is not None and json.loads(awaiting)["version"] == version
+        fork = forked_from(rt.store, game_id)
+        if fork and not reminder:
+            if version == 1:  # a fork's invitation: a turn carried across the fork is
+                is_turn = awaiting is not None  # in it, move link and all
+            elif version <= fork["at"]:
+                return None  # a turn begun before the fork: the invitation has it
         if reminder and not is_turn:
             return None  # the player moved in time
         if not is_turn and version != 1:
@@ -164,7 +170,7 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
             "summary": table.game.summary(table.state, seat),
             "picture": None if board else _picture(rt, table, seat), "names": table.names,
             "deadline": local_time(deadline, info.get("tz")),
-            "fork": forked_from(rt.store, game_id),
+            "fork": fork,
         }
         name = table.game.name
         subject = (f"Reminder: your move in {name}" if reminder else

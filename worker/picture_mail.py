@@ -5,6 +5,12 @@ Mail clients do not show SVG, so the picture a game draws for a seat
 PNG with resvg (``resvg-py``: a self-contained wheel, no system libraries) and attached
 inline to the HTML part (``<img src="cid:board">``); the plain-text part is unchanged.
 
+Layout: the picture is asked for with ``medium="email"`` (see
+:meth:`games.protocol.Game.picture`): a mail on a phone shows it about 340 px wide and
+cannot zoom well, so the games draw a narrow layout (about 400 units wide) with larger
+text and only the panels that matter for the reader's move, and no tooltips (a PNG has
+none).
+
 Size: the PNG is shown at most :data:`EMAIL_WIDTH` pixels wide (narrower pictures keep
 their own width, never upscaled; a wider one keeps its pixels up to :data:`SHARP_WIDTH`,
 so its small print stays sharp when a reader zooms in), shown fluid
@@ -137,7 +143,7 @@ def mail_picture(games: GameService, table: Table, seat: int | None,
     game = table.game
     try:
         started = time.perf_counter()
-        svg = picture_of(games, table, seat, deadline=deadline)
+        svg = picture_of(games, table, seat, deadline=deadline, medium="email")
         if not svg:
             return None
         natural = _natural_size(svg)

@@ -7,6 +7,12 @@ Workshop; the Guildhall and the Cathedral; the Virtue track; the Byzantine oppon
 then each player's tableau (the viewer's first, with the hand).  Shapes that a move acts
 on carry the target names of :mod:`games.architects.steps`.  What changed since the
 viewer's previous view is outlined in the highlight colour.
+
+For an email (``table["medium"] == "email"``) the same sections are drawn 400 units wide
+(a phone shows them at about 340 px, so the small print stays about 9 px), the board in
+two columns, with no tooltips, and without the Workshop, the Guildhall and Cathedral
+panel and the legend: the page has them, and the status line and each tableau carry the
+Guildhall count and the Cathedral levels.
 """
 
 from __future__ import annotations
@@ -17,10 +23,10 @@ from typing import Any
 from games.architects import guildhall, locations, presentation
 from games.architects.cards import apprentice, board, building
 from games.architects.presentation import goods_title
-from games.svg import HIGHLIGHT, INK, MUTED, Drawing, plural
+from games.svg import EMAIL_WIDTH, HIGHLIGHT, INK, MUTED, Drawing, for_email, plural
 
 View = dict[str, Any]
-W = 600
+W = 600  # the page's width; an email's is games.svg.EMAIL_WIDTH
 PAD = 10
 # The game's colour names, drawn in shades that stay apart for colour-blind players.
 COLOURS = {"blue": "#0072B2", "green": "#009E73", "purple": "#CC79A7", "red": "#D55E00",
@@ -94,7 +100,12 @@ class Picture:
             self.seat = None
         self.players = view["players"]
         names = [pl["name"] for pl in self.players]
-        self.d = Drawing(W, 100, title=f"Architects of the West Kingdom: {', '.join(names)}")
+        # An email is read on a phone without zoom: narrower (so its text is larger once
+        # scaled to the screen), no tooltips, and only what the reader's move needs.
+        self.email = for_email(table)
+        self.W = EMAIL_WIDTH if self.email else W
+        self.d = Drawing(self.W, 100, title=f"Architects of the West Kingdom: {', '.join(names)}",
+                         tooltips=not self.email)
         self.y = 0.0
 
     # -- what changed ----------------------------------------------------------------------
@@ -196,8 +207,10 @@ class Picture:
         """A section title, with a note on the right."""
         self.y += 24
         self.d.text(PAD, self.y, text, size=17, weight="bold")
-        if note:
-            self.d.text(W - PAD, self.y, note, size=12, anchor="end", fill=MUTED)
+        if note and 10.5 * len(text) + 7 * len(note) > self.W - 2 * PAD:
+            self.y = self.lines(PAD, self.y + 16, note, self.W - 2 * PAD, 12, fill=MUTED) - 14
+        elif note:
+            self.d.text(self.W - PAD, self.y, note, size=12, anchor="end", fill=MUTED)
         self.y += 8
 
     def lines(self, x: float, y: float, text: str, width: float, size: float,
@@ -227,7 +240,7 @@ class Picture:
             if scores is not None:
                 label += f": {scores[q]} VP"
             width = 34 + 7.8 * len(label)
-            if x + width > W - PAD and x > PAD:
+            if x + width > self.W - PAD and x > PAD:
                 x, y = float(PAD), y + 24
             acting = q in to_act and not pl.get("bot")
             won = q in ((v.get("outcome") or {}).get("winners") or [])
@@ -245,7 +258,7 @@ class Picture:
             x += width + 10
         self.y = y + 20
         status = self.status()
-        self.y = self.lines(PAD, self.y, status, W - 2 * PAD, 13) - 2
+        self.y = self.lines(PAD, self.y, status, self.W - 2 * PAD, 13) - 2
         notes = []
         if scores is not None and not final:
             notes.append("Scores: VP now (end-game Virtue effects of Buildings not yet "
@@ -253,7 +266,7 @@ class Picture:
         if self.table.get("deadline"):
             notes.append(f"Deadline: {self.table['deadline']}")
         for note in notes:
-            self.y = self.lines(PAD, self.y + 2, note, W - 2 * PAD, 12, fill=MUTED) - 2
+            self.y = self.lines(PAD, self.y + 2, note, self.W - 2 * PAD, 12, fill=MUTED) - 2
 
     def status(self) -> str:
         """One sentence: the phase, who plays and what they are choosing."""
@@ -291,7 +304,8 @@ class Picture:
         d = self.d
         with d.group(target=target, title=presentation.building_details(cid)):
             d.rect(x, y, w, h, fill=CARD, stroke=INK, rx=5)
-            d.text(x + 7, y + 17, card["name"], size=14, weight="bold")
+            d.text(x + 7, y + 17, clip(card["name"], int((w - 40) / 8.4)), size=14,
+                   weight="bold")
             d.circle(x + w - 17, y + 14, 11, fill="#FFF3C4", stroke=INK, stroke_width=1)
             d.text(x + w - 17, y + 19, card["vp"], size=13, anchor="middle", weight="bold")
             gx = self.goods(x + 7, y + 37, card["cost"], size=12)
@@ -305,7 +319,7 @@ class Picture:
 
     def card_rows(self, cards: list[int], target_prefix: str | None) -> None:
         """Building cards two to a row, full details."""
-        w = (W - 3 * PAD) / 2
+        w = (self.W - 3 * PAD) / 2
         for i in range(0, len(cards), 2):
             row = cards[i:i + 2]
             hs = [self.building_card(PAD + k * (w + PAD), self.y, w, cid,
@@ -348,9 +362,9 @@ class Picture:
         """The nine large locations with each colour's Workers on them."""
         v, d = self.v, self.d
         self.heading("Main board")
-        cols, gap = 3, 8
-        w = (W - 2 * PAD - (cols - 1) * gap) / cols
-        h = 92
+        cols, gap = (2 if self.email else 3), 8
+        w = (self.W - 2 * PAD - (cols - 1) * gap) / cols
+        h = 86 if self.email else 92  # an email: two columns, so wider, less tall
         for i, loc in enumerate(BOARD_ORDER):
             x = PAD + (i % cols) * (w + gap)
             y = self.y + (i // cols) * (h + gap)
@@ -383,13 +397,13 @@ class Picture:
                 wx += 33 + 8 * len(str(n))
                 if wx > x + w - 20:
                     wx = x + 14
-        self.y += 3 * (h + gap) - gap
+        self.y += -(-len(BOARD_ORDER) // cols) * (h + gap) - gap
 
     def market(self) -> None:
         """The Black Market's three spaces and their goods, its piles, and the Prison."""
         v, d = self.v, self.d
         self.heading("Black Market", f"Resets so far: {v.get('resets', 0)}")
-        w = (W - 2 * PAD - 2 * 8) / 3
+        w = (self.W - 2 * PAD - 2 * 8) / 3
         h = 84
         for space in range(3):
             x = PAD + space * (w + 8)
@@ -411,29 +425,32 @@ class Picture:
                 d.rect(x, y, w, h, fill="#E9E2F0", stroke=INK, rx=6)
                 d.text(x + 8, y + 18, f"{'ABC'[space]}", size=15, weight="bold")
                 self.resource(x + 26, y + 6, "silver", s=13)
-                d.text(x + 42, y + 18, f"{space + 1}  · -1 Virtue", size=12)
+                d.text(x + 42, y + 18, f"{space + 1}" if self.email else
+                       f"{space + 1}  · -1 Virtue", size=12)
+                if self.email:
+                    d.text(x + 8, y + h - 8, "-1 Virtue", size=11, fill=MUTED)
                 if space == 1:
                     self.lines(x + 8, y + 36, "Hire any Apprentice, or draw 5 keep 1",
-                               w - 50, 11, fill=MUTED)
-                else:
-                    self.goods(x + 8, y + 42, offer, size=14)
+                               w - (16 if self.email else 50), 11, fill=MUTED, max_lines=3)
+                else:  # an email's space is narrower: four goods fit at 12
+                    self.goods(x + 8, y + 42, offer, size=12 if self.email else 14)
                 if who is not None:
                     self.worker(x + w - 20, y + h - 20, colour(self.players[who]), s=22)
         self.y += h + 8
         small, large = v["bm_small"]["count"], v["bm_large"]["count"]
-        d.text(PAD, self.y + 10, f"Not at 10+ Virtue. Small Market pile {small}, Large "
-                                 f"Market pile {large}. A full market triggers a Reset.",
-               size=11, fill=MUTED)
-        self.y += 16
+        after = self.lines(PAD, self.y + 10, f"Not at 10+ Virtue. Small Market pile {small}, "
+                           f"Large Market pile {large}. A full market triggers a Reset.",
+                           self.W - 2 * PAD, 11, fill=MUTED)
+        self.y = after - 13.2 + 6
         # The Prison, one stack per colour.
         self.y += 8
         h = 40
         changed = self.changed("prison")
-        self.outline(PAD, self.y, W - 2 * PAD, h, changed)
+        self.outline(PAD, self.y, self.W - 2 * PAD, h, changed)
         inside = [f"{pl['colour']} {self.v['prison'][q]}" for q, pl in enumerate(self.players)
                   if self.v["prison"][q]]
         with d.group(title="Prison: " + (", ".join(inside) or "empty"), highlight=changed):
-            d.rect(PAD, self.y, W - 2 * PAD, h, fill="#DDDDDD", stroke=INK, rx=6)
+            d.rect(PAD, self.y, self.W - 2 * PAD, h, fill="#DDDDDD", stroke=INK, rx=6)
             for k in range(6):
                 d.line(PAD + 90 + k * 8, self.y + 4, PAD + 90 + k * 8, self.y + h - 4,
                        stroke=MUTED, stroke_width=2)
@@ -459,7 +476,7 @@ class Picture:
         v, d = self.v, self.d
         self.heading("Workshop", f"Apprentice deck {v['app_deck']} · Building pile {v['deck']}")
         gap = 6
-        w = (W - 2 * PAD - 3 * gap) / 4
+        w = (self.W - 2 * PAD - 3 * gap) / 4
         h = 142
         for row in range(2):
             for col in range(4):
@@ -551,7 +568,7 @@ class Picture:
                     x += 12
         # The Cathedral, top level first.
         cx = PAD + gw + 10
-        cw = W - PAD - cx
+        cw = self.W - PAD - cx
         levels = board()["cathedral"]
         lh = (gh - 24) / len(levels)
         # Comparing the players lists first skips the per-player look on most pictures.
@@ -594,7 +611,7 @@ class Picture:
         """The Virtue track 0-14 with every marker and each level's end VP."""
         d = self.d
         self.heading("Virtue track", "10+: no Black Market · ≤4: no Cathedral · ≤3: less Tax")
-        cell = (W - 2 * PAD) / 15
+        cell = (self.W - 2 * PAD) / 15
         top = self.y
         by_level: dict[int, list[int]] = {}
         for q, pl in enumerate(self.players):
@@ -602,7 +619,7 @@ class Picture:
         tallest = max(len(x) for x in by_level.values())
         h = 44 + 12 * tallest
         changed = any(self.changed("players", q, "virtue") for q in range(len(self.players)))
-        self.outline(PAD, top, W - 2 * PAD, h, changed)
+        self.outline(PAD, top, self.W - 2 * PAD, h, changed)
         with d.group(title="Virtue: " + ", ".join(f"{pl['name']} {pl['virtue']}"
                                                   for pl in self.players), highlight=changed):
             for level in range(15):
@@ -616,9 +633,9 @@ class Picture:
                 for k, q in enumerate(by_level.get(level, [])):
                     d.circle(x + cell / 2, top + 25 + 12 * k, 5.5, fill=colour(self.players[q]),
                              stroke=INK, stroke_width=1)
-        self.y = top + h + 12
-        d.text(PAD, self.y, "Bottom row: VP at the end. Above 14 destroys a Debt; below 0 "
-                            "takes one.", size=10, fill=MUTED)
+        self.y = self.lines(PAD, top + h + 12, "Bottom row: VP at the end. Above 14 destroys "
+                            "a Debt; below 0 takes one.", self.W - 2 * PAD, 10,
+                            fill=MUTED) - 12
 
     def automaton(self) -> None:
         """The Byzantine opponent's Scheme deck, Stash and last Scheme (solo, bot variant)."""
@@ -630,15 +647,15 @@ class Picture:
         self.heading(f"Byzantine opponent: {pl['name']}")
         h = 46
         changed = self.changed("automaton", "last_name") or self.changed("automaton", "stash")
-        self.outline(PAD, self.y, W - 2 * PAD, h, changed)
+        self.outline(PAD, self.y, self.W - 2 * PAD, h, changed)
         last = auto.get("last_name") or "none yet"
         text = (f"Scheme deck {auto['deck']}" + (f", {auto['future']} Future Schemes set aside"
                                                  if auto["future"] else "")
                 + f" · Stash {auto['stash']} · Last Scheme: {last}")
         with d.group(title=f"{pl['name']} ({auto['level']}): {text}", highlight=changed):
-            d.rect(PAD, self.y, W - 2 * PAD, h, fill="#ECECEC", stroke=INK, rx=6)
+            d.rect(PAD, self.y, self.W - 2 * PAD, h, fill="#ECECEC", stroke=INK, rx=6)
             self.worker(PAD + 18, self.y + 24, colour(pl), s=20)
-            self.lines(PAD + 36, self.y + 19, text, W - 2 * PAD - 46, 12)
+            self.lines(PAD + 36, self.y + 19, text, self.W - 2 * PAD - 46, 12)
         self.y += h
 
     def tableau(self, q: int) -> None:
@@ -648,20 +665,21 @@ class Picture:
         own = q == self.seat
         scores = self.v.get("scores") or {}
         top = self.y + 14
-        title = clip(pl["name"], 28) + (" (you)" if own else "") + f" · {pl['colour']}"
-        if pl.get("character"):
+        title = clip(pl["name"], 16 if self.email else 28) + (" (you)" if own else "") + \
+            f" · {pl['colour']}"
+        if pl.get("character") and not self.email:  # an email says it below
             title += f" · {pl['character']}"
         d.rect(PAD, top, 8, 26, fill=colour(pl), stroke=None)
         d.text(PAD + 16, top + 20, title, size=15, weight="bold")
         if scores.get("totals"):
             note = "" if scores.get("final") else " now"
-            d.text(W - PAD - 10, top + 20, f"{scores['totals'][q]} VP{note}", size=15,
+            d.text(self.W - PAD - 10, top + 20, f"{scores['totals'][q]} VP{note}", size=15,
                    anchor="end", weight="bold")
         self.y = top
         h = self._tableau_body(q) + 8
         # The frame goes on top of the contents (stroke only), so nothing is drawn twice.
         d.rect(PAD, top, 8, h, fill=colour(pl), stroke=None)
-        d.rect(PAD, top, W - 2 * PAD, h, fill="none", stroke=colour(pl), stroke_width=3, rx=8)
+        d.rect(PAD, top, self.W - 2 * PAD, h, fill="none", stroke=colour(pl), stroke_width=3, rx=8)
         self.y = top + h
 
     def _tableau_body(self, q: int) -> float:
@@ -674,7 +692,7 @@ class Picture:
         if pl.get("character"):
             from games.architects.cards import characters
             ability = characters().get(pl["character"], {}).get("ability", "")
-            y = self.lines(x, y + 4, f"{pl['character']}: {ability}", W - 2 * PAD - 30,
+            y = self.lines(x, y + 4, f"{pl['character']}: {ability}", self.W - 2 * PAD - 30,
                            11, fill=MUTED) - 2
         # Resources.
         for kind in RESOURCES:
@@ -719,7 +737,8 @@ class Picture:
                 self.resource(x, y + 2, "building_cards", s=15)
                 d.text(x + 16, y + 14, f"{hand} in hand", size=12)
             x += 88
-        d.text(x, y + 14, f"Cathedral {pl['cathedral']}", size=12)
+        if not self.email:  # an email has no room: with the Prison, below
+            d.text(x, y + 14, f"Cathedral {pl['cathedral']}", size=12)
         y += 24
         # Captured Workers on this board.
         caught = [(c, n) for c, n in enumerate(pl["captured"]) if n]
@@ -738,7 +757,12 @@ class Picture:
             if not caught:
                 d.text(cx, y + 14, "none", size=12, fill=MUTED)
         prisoners = v["prison"][q]
-        d.text(PAD + 320, y + 14, f"In Prison: {prisoners}", size=12)
+        if self.email:
+            y += 24
+            d.text(PAD + 16, y + 14, f"In Prison: {prisoners} · Cathedral {pl['cathedral']}",
+                   size=12)
+        else:
+            d.text(PAD + 320, y + 14, f"In Prison: {prisoners}", size=12)
         y += 26
         # Apprentices.
         if pl["apprentices"] or not pl.get("bot"):
@@ -748,7 +772,7 @@ class Picture:
         if own and pl.get("hand"):
             d.text(PAD + 16, y + 14, "Your hand", size=13, weight="bold")
             self.y = y + 20
-            w = (W - 2 * PAD - 40) / 2
+            w = (self.W - 2 * PAD - 40) / 2
             cards = pl["hand"]
             for i in range(0, len(cards), 2):
                 hs = [self.building_card(PAD + 16 + k * (w + 8), self.y, w, cid,
@@ -758,7 +782,7 @@ class Picture:
         lines = (v.get("scores") or {}).get("lines")
         if lines:
             y = self.lines(PAD + 16, y + 14, "Score: " + self._score_text(lines[q]),
-                           W - 2 * PAD - 30, 11, fill=MUTED) - 6
+                           self.W - 2 * PAD - 30, 11, fill=MUTED) - 6
         return y - top
 
     @staticmethod
@@ -781,7 +805,7 @@ class Picture:
             d.text(PAD + 16, y + 10, "none", size=11, fill=MUTED)
             return y + 16
         w, h, gap = 106.0, 40.0, 6
-        per_row = int((W - 2 * PAD - 24 + gap) // (w + gap))
+        per_row = int((self.W - 2 * PAD - 24 + gap) // (w + gap))
         prev = set()
         if changed and self.prev is not None:
             try:
@@ -814,7 +838,7 @@ class Picture:
             d.text(PAD + 16, y + 10, "none", size=11, fill=MUTED)
             return y + 16
         w, h, gap = 136.0, 26.0, 6
-        per_row = int((W - 2 * PAD - 24 + gap) // (w + gap))
+        per_row = int((self.W - 2 * PAD - 24 + gap) // (w + gap))
         prev = set()
         if changed and self.prev is not None:
             try:
@@ -861,12 +885,14 @@ class Picture:
         self.drawn()
         self.board()
         self.market()
-        self.workshop()
-        self.guildhall_and_cathedral()
+        if not self.email:  # an email leaves these to the page (its status line counts
+            self.workshop()  # the Guildhall; each tableau says its Cathedral level)
+            self.guildhall_and_cathedral()
         self.virtue_track()
         self.automaton()
         self.heading("Players")
-        self.legend()
+        if not self.email:
+            self.legend()
         order = list(range(len(self.players)))
         if self.seat is not None:
             order.remove(self.seat)

@@ -30,8 +30,10 @@ def apprentice_name(cid: int) -> str:
     return f"{card['name']} #{cid} ({'/'.join(card['skills'])})"
 
 
-def label(state: State | None, move: Move, hidden: bool = False) -> str:
-    """A short label; ``hidden`` redacts secret cards (for other seats' logs)."""
+def label(state: State | None, move: Move, hidden: bool = False,
+          names: list[str] | None = None) -> str:
+    """A short label; ``hidden`` redacts secret cards (for other seats' logs); ``names``
+    (by seat) name the players when there is no ``state`` to tell their colours."""
     t = move.get("type")
     if t == "draft":
         return "keeps a drafted Building card" if hidden else \
@@ -74,8 +76,11 @@ def label(state: State | None, move: Move, hidden: bool = False) -> str:
         return "discards a Building card" if hidden else \
             f"Discard {building_name(move['card'])}"
     if t == "capture":
-        who = state["players"][move["player"]]["colour"] if state else f"player {move['player']}"
-        return f"Capture the {who} Workers at the {locations.NAMES[move['location']]}"
+        where = locations.NAMES[move["location"]]
+        if state is not None:
+            colour = state["players"][move["player"]]["colour"]
+            return f"Capture the {colour} Workers at the {where}"
+        return f"Capture {owner(move['player'], names)} Workers at the {where}"
     if t == "guard":
         if move["action"] == "release_boards":
             how = "5 Silver (2 Tax)" if move["by"] == "silver" else "1 Debt and 1 Virtue"
@@ -95,6 +100,16 @@ def label(state: State | None, move: Move, hidden: bool = False) -> str:
     if t == "done":
         return "Done"
     return str(move)
+
+
+def owner(player: int, names: list[str] | None) -> str:
+    """Whose Workers, for a log line (no state: the seats' names, and the Byzantine
+    opponent, who sits after the seats): "Bo's", "the Byzantine opponent's"."""
+    if names and 0 <= player < len(names):
+        return f"{names[player]}'s"
+    if names:
+        return "the Byzantine opponent's"
+    return f"player {player + 1}'s"
 
 
 def sees_card(state: State, seat: int | None, move: Move) -> bool:
@@ -120,7 +135,7 @@ def describe(event: dict[str, Any], seat: int | None) -> str:
     name = names[actor] if isinstance(actor, int) and actor < len(names) else str(actor)
     move = (event.get("data") or {}).get("move") or {}
     hidden = seat != actor
-    return f"{name}: {label(None, move, hidden=hidden)}"
+    return f"{name}: {label(None, move, hidden=hidden, names=names)}"
 
 
 def winners(state: State) -> list[int]:

@@ -9,6 +9,11 @@ keep); the viewer's hand (only theirs: the others show a count); then every guil
 the viewer's first: the specialist spaces above the guild, the 4 x 3 grid with the guild
 tile, rooms and bonus spaces, storage, completed quests and specialists.
 
+For an email (``table["medium"] == "email"``) the same sections are drawn 400 units wide
+instead of 480 (a phone shows an email picture about 340 px wide), each player's facts
+under their name, each guild's storage under its grid, only the reader's own grid (the
+others' rooms and specialists are listed in words), and no tooltips.
+
 Shapes a move acts on carry ``data-target`` names; :func:`targets` gives them for a move:
 
 ==================  =========================================================
@@ -36,7 +41,7 @@ from functools import cache
 from typing import Any
 
 from games.kings_guild import cards
-from games.svg import HIGHLIGHT, INK, MUTED, Drawing, plural, seat_colour
+from games.svg import EMAIL_WIDTH, HIGHLIGHT, INK, MUTED, Drawing, for_email, plural, seat_colour
 
 WIDTH = 480  # tall, not wide: a phone (390 px) shows it at 0.8, small print stays legible
 MARGIN = 10
@@ -44,6 +49,7 @@ GAP = 8
 COLUMNS = 2
 CELL_W, CELL_H = 64, 52  # one cell of a guild board
 COLUMN = (WIDTH - 2 * MARGIN - (COLUMNS - 1) * GAP) / COLUMNS  # cards side by side
+STORAGE_BELOW = 150  # an email's guild: the storage and quests done, under the grid
 RESOURCE_COLOUR = {"cloth": "#9FA8DA", "leather": "#A0522D", "metal": "#9E9E9E",
                    "wood": "#6B8E23", "gem": "#E53935", "magic": "#8E44AD", "coins": "#D4A017"}
 TREASURE_COLOUR = {"blue": "#1E88E5", "red": "#E53935", "yellow": "#F2C200"}
@@ -207,11 +213,11 @@ def _relic_names() -> frozenset[str]:
 
 def _section(d: Drawing, y: float, title: str, note: str = "") -> float:
     """A section title (smaller when long, to stay inside the width) and a muted note."""
-    size = min(15.0, (WIDTH - 2 * MARGIN) / (len(title) * 0.62))
+    size = min(15.0, (d.width - 2 * MARGIN) / (len(title) * 0.62))
     d.text(MARGIN, y + 16, title, size=round(size, 1), weight="bold")
     y += 24
     if note:
-        y = _paragraph(d, MARGIN, y + 8, note, WIDTH - 2 * MARGIN, 11, 2, fill=MUTED) - 4
+        y = _paragraph(d, MARGIN, y + 8, note, d.width - 2 * MARGIN, 11, 2, fill=MUTED) - 4
     return y
 
 
@@ -232,9 +238,14 @@ class _Picture:
         self.viewer: int | None = table.get("seat", view.get("seat"))
         self.previous: dict[str, Any] | None = table.get("previous")
         viewer = self.name(self.viewer) if self.viewer is not None else "a spectator"
+        # An email is read on a phone without zoom: narrower (its text larger once scaled
+        # to the screen), storage under each guild's grid, no tooltips.
+        self.email = for_email(table)
+        self.W = EMAIL_WIDTH if self.email else WIDTH
+        self.column = (self.W - 2 * MARGIN - (COLUMNS - 1) * GAP) / COLUMNS
         # the height is known once every section is drawn (render sets it)
-        self.d = Drawing(WIDTH, 0, title=f"The King's Guild, seen by {viewer}",
-                         description=self.description())
+        self.d = Drawing(self.W, 0, title=f"The King's Guild, seen by {viewer}",
+                         description=self.description(), tooltips=not self.email)
 
     def name(self, seat: int | None) -> str:
         return _name(self.table, self.view, seat)
@@ -295,16 +306,19 @@ class _Picture:
             changed = None not in (before, g.get("prestige")) and before != g["prestige"]
             with d.group(title=title, highlight=changed):
                 if changed:
-                    _frame(d, MARGIN, row_y - 15, WIDTH - 2 * MARGIN, 20)
+                    _frame(d, MARGIN, row_y - 15, self.W - 2 * MARGIN, 20)
                 if seat in to_act:
                     d.polygon([(MARGIN, row_y - 12), (MARGIN, row_y), (MARGIN + 10, row_y - 6)],
                               fill=colour, stroke=None)
                 d.circle(MARGIN + 20, row_y - 5, 6, fill=colour, stroke=None)
                 weight = "bold" if seat in to_act else None
                 d.text(MARGIN + 32, row_y, _lines(name, 20, 1)[0], size=14, weight=weight)
-                d.text(WIDTH - MARGIN, row_y, _lines(detail, 40, 1)[0], size=12, fill=INK,
-                       anchor="end")
-            y = row_y + 4
+                if self.email:  # no room beside the name
+                    d.text(MARGIN + 32, row_y + 16, _lines(detail, 48, 1)[0], size=12)
+                else:
+                    d.text(self.W - MARGIN, row_y, _lines(detail, 40, 1)[0], size=12,
+                           fill=INK, anchor="end")
+            y = row_y + (20 if self.email else 4)
         deadline = self.table.get("deadline")
         if deadline:
             d.text(MARGIN, y + 18, f"Deadline: {deadline}", size=13, fill=MUTED)
@@ -336,11 +350,11 @@ class _Picture:
                 else:
                     parts.append(what)
         text = " · ".join(parts)
-        lines = len(_lines(text, _chars(WIDTH - 2 * MARGIN - 16, 13), 2))
+        lines = len(_lines(text, _chars(self.W - 2 * MARGIN - 16, 13), 2))
         with d.group(title=text):
-            d.rect(MARGIN, y + 2, WIDTH - 2 * MARGIN, 8 + 16 * lines, fill="#F1EAD8",
+            d.rect(MARGIN, y + 2, self.W - 2 * MARGIN, 8 + 16 * lines, fill="#F1EAD8",
                    stroke=None, rx=4)
-            _paragraph(d, MARGIN + 8, y + 18, text, WIDTH - 2 * MARGIN - 16, 13, 2)
+            _paragraph(d, MARGIN + 8, y + 18, text, self.W - 2 * MARGIN - 16, 13, 2)
         y += 10 + 16 * lines - 6
         if not v.get("over") and (v.get("council_drawn")
                                   or v.get("final_turns_left") is not None):
@@ -352,25 +366,28 @@ class _Picture:
             with d.group(target=target, title=text + ". Make an offering: a free sigil on "
                          "the Council card instead of an action (2 prestige + coins/3 + "
                          "resources/2)."):
-                d.rect(MARGIN, y + 6, WIDTH - 2 * MARGIN, 24, fill=EVENT, stroke=INK, rx=4)
-                d.text(MARGIN + 8, y + 23, text, size=13)
-            y += 30
+                lines = len(_lines(text, _chars(self.W - 2 * MARGIN - 16, 13), 2))
+                d.rect(MARGIN, y + 6, self.W - 2 * MARGIN, 8 + 16 * lines, fill=EVENT,
+                       stroke=INK, rx=4)
+                _paragraph(d, MARGIN + 8, y + 23, text, self.W - 2 * MARGIN - 16, 13, 2)
+            y += 14 + 16 * lines
         if v.get("funeral"):
             f = v["funeral"]
             mine = f.get("your_bid")
             bid = "" if mine is None else f"; your bid: {plural(mine, 'coin')}"
             has = ", ".join(self.name(s) for s in f.get("has_bid", [])) or "nobody yet"
             text = f"The King's Funeral: sealed bids for the King's Statue. Have bid: {has}{bid}"
-            lines = len(_lines(text, _chars(WIDTH - 2 * MARGIN - 16, 12), 3))
+            lines = len(_lines(text, _chars(self.W - 2 * MARGIN - 16, 12), 3))
             with d.group(title=text):
-                d.rect(MARGIN, y + 6, WIDTH - 2 * MARGIN, 9 + 15 * lines, fill=EVENT, stroke=INK,
+                d.rect(MARGIN, y + 6, self.W - 2 * MARGIN, 9 + 15 * lines, fill=EVENT, stroke=INK,
                        rx=4)
-                _paragraph(d, MARGIN + 8, y + 23, text, WIDTH - 2 * MARGIN - 16, 12, 3)
+                _paragraph(d, MARGIN + 8, y + 23, text, self.W - 2 * MARGIN - 16, 12, 3)
             y += 15 + 15 * lines
         result = v.get("funeral_result")
         if result and isinstance(result, dict) and not v.get("funeral"):
-            d.text(MARGIN, y + 20, self.funeral_text(result), size=12, fill=MUTED)
-            y += 22
+            # wrapped: with three bidders it is wider than the page, let alone an email
+            y = _paragraph(d, MARGIN, y + 20, self.funeral_text(result), self.W - 2 * MARGIN,
+                           12, 2, fill=MUTED) - 13
         return y + 6
 
     def funeral_text(self, result: dict[str, Any]) -> str:
@@ -394,7 +411,7 @@ class _Picture:
         columns = [("charms", "Charms"), ("charm_bonus", "Most"), ("relics", "Relics"),
                    ("quests", "Quests"), ("specialists", "Spec."), ("rooms", "Rooms"),
                    ("offering", "Offer"), ("total", "Total"), ("coins", "Coins")]
-        x0, step = MARGIN + 150, (WIDTH - 2 * MARGIN - 150) / len(columns)
+        x0, step = MARGIN + 150, (self.W - 2 * MARGIN - 150) / len(columns)
         for k, (_, head) in enumerate(columns):
             d.text(x0 + k * step + step / 2, y + 12, head, size=11, anchor="middle",
                    fill=MUTED)
@@ -404,7 +421,7 @@ class _Picture:
             place = (outcome.get("places") or [None] * len(sheet))[seat]
             words = ", ".join(f"{head} {row.get(key, 0)}" for key, head in columns)
             with d.group(title=f"{place}. {self.name(seat)}: {words}"):
-                d.rect(MARGIN, y, WIDTH - 2 * MARGIN, 20, fill=CARD, stroke="#DDDDDD")
+                d.rect(MARGIN, y, self.W - 2 * MARGIN, 20, fill=CARD, stroke="#DDDDDD")
                 d.circle(MARGIN + 10, y + 10, 5, fill=seat_colour(seat), stroke=None)
                 d.text(MARGIN + 20, y + 15, f"{place}. {_lines(self.name(seat), 16, 1)[0]}",
                        size=12, weight="bold" if place == 1 else None)
@@ -424,14 +441,14 @@ class _Picture:
             items = max((len(s["quest"].get("items", [])) for s in row if s), default=1)
             height = 84 + 41 * max(1, items)
             for k, slot in enumerate(row):
-                x = MARGIN + k * (COLUMN + GAP)
-                self.quest_card(x, y, COLUMN, height, start + k, slot)
+                x = MARGIN + k * (self.column + GAP)
+                self.quest_card(x, y, self.column, height, start + k, slot)
             y += height + GAP
         oracle = v.get("oracle")
         if oracle:
             names = "; ".join(q["name"] for q in oracle)
             y = _paragraph(d, MARGIN, y + 14, f"The Oracle shows you the next quests: {names}",
-                           WIDTH - 2 * MARGIN, 12, 2) - 8
+                           self.W - 2 * MARGIN, 12, 2) - 8
         return y + 4
 
     def quest_card(self, x: float, y: float, w: float, h: float, index: int,
@@ -532,18 +549,18 @@ class _Picture:
                      note)
         for start in range(0, len(row), COLUMNS):
             part = row[start:start + COLUMNS]
-            lines = max((len(_lines(spec["text"], _chars(COLUMN - 16, 10.5), 7))
+            lines = max((len(_lines(spec["text"], _chars(self.column - 16, 10.5), 7))
                          for spec in part if spec), default=1)
             height = 70 + 13 * lines
             for k, spec in enumerate(part):
-                i, x = start + k, MARGIN + k * (COLUMN + GAP)
+                i, x = start + k, MARGIN + k * (self.column + GAP)
                 changed = _changed(self.previous, spec, "specialist_row", i)
                 if spec is None:
                     with d.group(title=f"Specialist space {i + 1}: empty", highlight=changed):
-                        d.rect(x, y, COLUMN, height, fill="none", stroke=MUTED, rx=6,
+                        d.rect(x, y, self.column, height, fill="none", stroke=MUTED, rx=6,
                                stroke_dasharray="4 3")
                     continue
-                self.specialist_card(x, y, COLUMN, height, spec, changed)
+                self.specialist_card(x, y, self.column, height, spec, changed)
             y += height + GAP
         return y + 2
 
@@ -584,7 +601,7 @@ class _Picture:
         previous = {r["name"]: r for r in (_prev(self.previous, "rooms_for_sale") or [])}
         height = 50
         for i, room in enumerate(rooms):
-            x = MARGIN + (i % COLUMNS) * (COLUMN + GAP)
+            x = MARGIN + (i % COLUMNS) * (self.column + GAP)
             top = y + (i // COLUMNS) * (height + 6)
             changed = self.previous is not None and previous.get(room["name"]) != room
             left = room.get("left", 1)
@@ -601,16 +618,16 @@ class _Picture:
                      f"{room['prestige']} prestige, {left} left" + (f"; {text}" if text else ""))
             with d.group(target=f"room:{room['name']}", title=title, highlight=changed):
                 if changed:
-                    _frame(d, x, top, COLUMN, height)
-                d.rect(x, top, COLUMN, height, fill=ROOM_FILL.get(room["category"], CARD),
+                    _frame(d, x, top, self.column, height)
+                d.rect(x, top, self.column, height, fill=ROOM_FILL.get(room["category"], CARD),
                        stroke=INK, rx=4)
                 d.text(x + 6, top + 15, room["name"], size=12, weight="bold")
-                d.text(x + COLUMN - 6, top + 15, f"★ {room['prestige']}", size=11,
+                d.text(x + self.column - 6, top + 15, f"★ {room['prestige']}", size=11,
                        anchor="end", fill="#8A6D00")
                 d.text(x + 6, top + 30, f"{plural(room['cost'], 'coin')} · {left} left",
                        size=10)
                 if text:
-                    d.text(x + 6, top + 44, _lines(text, _chars(COLUMN - 12, 10), 1)[0],
+                    d.text(x + 6, top + 44, _lines(text, _chars(self.column - 12, 10), 1)[0],
                            size=10, fill=MUTED)
         rows = (len(rooms) + COLUMNS - 1) // COLUMNS
         return y + rows * (height + 6) + 2
@@ -621,7 +638,7 @@ class _Picture:
         y = _section(d, y, "Treasure decks and resource supply")
         counts = v.get("treasure_deck_counts", {})
         discards = v.get("discards", {})
-        w = (WIDTH - 2 * MARGIN - 2 * GAP) / 3
+        w = (self.W - 2 * MARGIN - 2 * GAP) / 3
         for i, colour in enumerate(cards.COLORS):
             x = MARGIN + i * (w + GAP)
             n, gone = counts.get(colour, 0), len(discards.get(colour, []))
@@ -644,7 +661,7 @@ class _Picture:
             x = MARGIN + 135
             for name in relics:
                 width = 14 + len(name) * 6.2
-                if x + width > WIDTH - MARGIN:
+                if x + width > self.W - MARGIN:
                     x, y = MARGIN + 135, y + 22
                 with d.group(target=f"relic:{name}", title=f"{name} (a Relic) in the discards; "
                              "the Curator buys it for 3 coins"):
@@ -653,7 +670,7 @@ class _Picture:
                 x += width + 6
             y += 24
         supply = v.get("supply", {})
-        w = (WIDTH - 2 * MARGIN - 2 * 6) / 3
+        w = (self.W - 2 * MARGIN - 2 * 6) / 3
         for i, resource in enumerate(cards.RESOURCES):
             x, y = MARGIN + (i % 3) * (w + 6), y + (34 if i == 3 else 0)
             n = supply.get(resource, 0)
@@ -705,7 +722,7 @@ class _Picture:
         d = self.d
         height = 92
         for i, card in enumerate(hand):
-            x = MARGIN + (i % COLUMNS) * (COLUMN + GAP)
+            x = MARGIN + (i % COLUMNS) * (self.column + GAP)
             top = y + (i // COLUMNS) * (height + 6)
             new = highlight and card["card"] not in (before or set())
             kind = card.get("category") or "treasure"
@@ -715,8 +732,8 @@ class _Picture:
                      + f"): {card['text']}")
             with d.group(target=target(i, card), title=title, highlight=new):
                 if new:
-                    _frame(d, x, top, COLUMN, height)
-                d.rect(x, top, COLUMN, height, fill=CARD, stroke=INK, rx=5)
+                    _frame(d, x, top, self.column, height)
+                d.rect(x, top, self.column, height, fill=CARD, stroke=INK, rx=5)
                 d.rect(x, top, 8, height, fill=TREASURE_COLOUR.get(card["color"], MUTED),
                        stroke=None)
                 d.text(x + 14, top + 15, card["name"], size=12, weight="bold")
@@ -724,7 +741,7 @@ class _Picture:
                 if card.get("prestige"):
                     facts.append(f"★ {card['prestige']}")
                 d.text(x + 14, top + 29, " · ".join(facts), size=10, fill=MUTED)
-                _paragraph(d, x + 14, top + 43, card["text"], COLUMN - 20, 9.5, 4)
+                _paragraph(d, x + 14, top + 43, card["text"], self.column - 20, 9.5, 4)
         rows = (len(hand) + COLUMNS - 1) // COLUMNS
         return y + rows * (height + 6) + 2
 
@@ -737,7 +754,7 @@ class _Picture:
         prev = None
         if self.previous is not None:
             prev = next((p for p in self.previous.get("guilds", []) if p["seat"] == seat), None)
-        inner = WIDTH - 2 * MARGIN - 20
+        inner = self.W - 2 * MARGIN - 20
         coins = "? coins" if g["coins"] is None else plural(g["coins"], "coin")
         facts = (f"{self.prestige_text(g)} · {coins} · "
                  f"{plural(g['hand_count'], 'treasure')} in hand (max {g['hand_limit']}) · "
@@ -748,14 +765,20 @@ class _Picture:
         word_lines = [_lines(text, _chars(inner, 11), 3) for text in words]
         top = y + 6
         grid_y = top + 32 + 14 * len(fact_lines)
-        height = (grid_y - top) + CELL_H * 3 + 40 + sum(14 * len(w) + 4 for w in word_lines)
-        d.rect(MARGIN, top, WIDTH - 2 * MARGIN, height, fill="#FFFDF8", stroke=colour,
+        below = STORAGE_BELOW if self.email else 0  # an email: storage under the grid
+        # An email draws only the reader's own grid: the others' rooms are in words below
+        # (their storage and quests, which the reader's moves can touch, stay drawn).
+        grid = 0 if self.email and not mine else CELL_H * 3 + 36
+        height = (grid_y - top) + grid + 4 + below + \
+            sum(14 * len(w) + 4 for w in word_lines)
+        d.rect(MARGIN, top, self.W - 2 * MARGIN, height, fill="#FFFDF8", stroke=colour,
                stroke_width=3, rx=8)
         name = self.name(seat) + (" (you)" if mine else "")
         with d.group(title=f"{name}'s guild: {g['guild']}: {g.get('guild_text', '')}"):
             d.circle(MARGIN + 16, top + 16, 7, fill=colour, stroke=None)
-            d.text(MARGIN + 28, top + 21, _lines(f"{name}: {g['guild']}", 48, 1)[0], size=14,
-                   weight="bold")
+            d.text(MARGIN + 28, top + 21, _lines(f"{name}: {g['guild']}",
+                                                 min(48, _chars(inner, 14, True)), 1)[0],
+                   size=14, weight="bold")
         changed = prev is not None and g["coins"] is not None and (
             prev.get("coins"), prev.get("hand_count")) != (g["coins"], g["hand_count"])
         with d.group(title=facts, highlight=changed):
@@ -763,9 +786,13 @@ class _Picture:
                 _frame(d, MARGIN + 8, top + 27, inner + 4, 14 * len(fact_lines) + 2)
             for k, line in enumerate(fact_lines):
                 d.text(MARGIN + 10, top + 38 + 14 * k, line, size=11)
-        self.spaces_and_grid(MARGIN + 10, grid_y, g, prev)
-        self.storage(MARGIN + 10 + 4 * CELL_W + 10, grid_y, g, prev)
-        wy = grid_y + CELL_H * 3 + 36 + 12
+        if grid:
+            self.spaces_and_grid(MARGIN + 10, grid_y, g, prev)
+        if self.email:
+            self.storage(MARGIN + 10, grid_y + grid + 4, g, prev)
+        else:
+            self.storage(MARGIN + 10 + 4 * CELL_W + 10, grid_y, g, prev)
+        wy = grid_y + grid + 12 + below
         for lines in word_lines:
             for line in lines:
                 d.text(MARGIN + 10, wy, line, size=11)
@@ -899,7 +926,7 @@ class _Picture:
         """Resources in storage and the quests done, right of the board."""
         d = self.d
         seat, mine = g["seat"], g["seat"] == self.viewer
-        width = WIDTH - MARGIN - 10 - x
+        width = self.W - MARGIN - 10 - x
         d.text(x, y + 12, f"Storage: {g['stored']} of {g['storage_limit']}", size=12,
                weight="bold")
         w = (width - 6) / 2
