@@ -13,3 +13,21 @@ def admin_headers() -> dict:
 
 def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
+
+
+def a_race_where_ada_can_play_a_pair(rt, at_least: int = 1) -> tuple[str, list[list[int]]]:
+    """A two-seat race, antes in, whose first seat holds ``at_least`` pairs of cards
+    adding up to 10 or less (deals are random: set games up until one does); its id and
+    Ada's pairs."""
+    for _ in range(200):
+        table = rt.games.create("test-race", [
+            {"name": "Ada", "email": "ada@example.com"},
+            {"name": "Bo", "email": "bo@example.com"}], {"pairs": True})
+        for seat in (0, 1):
+            rt.games.play(table.game_id, seat, {"type": "ante", "amount": 1},
+                          rt.store.version(table.game_id))
+        now = rt.games.load(table.game_id)
+        pairs = [m["cards"] for m in now.game.legal_moves(now.state, 0) if m["type"] == "pair"]
+        if len(pairs) >= at_least:
+            return table.game_id, pairs
+    raise AssertionError(f"two hundred deals without {at_least} pairs")

@@ -14,7 +14,7 @@ import re
 import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.support import ADMIN
+from tests.support import ADMIN, a_race_where_ada_can_play_a_pair
 
 pytestmark = pytest.mark.browser
 
@@ -96,23 +96,6 @@ def test_a_race_is_played_on_the_picture_through_the_outbox_links(live, browser,
     assert errors == []
 
 
-def a_race_where_ada_can_play_a_pair(rt) -> tuple[str, list[list[int]]]:
-    """A two-seat race, antes in, whose first seat holds two cards adding up to 10 or
-    less (deals are random: set games up until one does); its id and Ada's pairs."""
-    for _ in range(50):
-        table = rt.games.create("test-race", [
-            {"name": "Ada", "email": "ada@example.com"},
-            {"name": "Bo", "email": "bo@example.com"}], {"pairs": True})
-        for seat in (0, 1):
-            rt.games.play(table.game_id, seat, {"type": "ante", "amount": 1},
-                          rt.store.version(table.game_id))
-        now = rt.games.load(table.game_id)
-        pairs = [m["cards"] for m in now.game.legal_moves(now.state, 0) if m["type"] == "pair"]
-        if pairs:
-            return table.game_id, pairs
-    raise AssertionError("fifty deals without a pair")
-
-
 def test_a_pair_of_cards_is_built_one_card_at_a_time(live, page, shots):
     gid, pairs = a_race_where_ada_can_play_a_pair(live.rt)
     page.goto(live.base + "/play/" + live.rt.links.make(gid, 0, "play"))
@@ -138,7 +121,8 @@ def test_a_pair_of_cards_is_built_one_card_at_a_time(live, page, shots):
 
 
 def test_back_and_reset_undo_the_builders_choices(live, page):
-    gid, _ = a_race_where_ada_can_play_a_pair(live.rt)
+    # two pairs at least: with one, choosing "two cards" leaves a single move to make
+    gid, _ = a_race_where_ada_can_play_a_pair(live.rt, at_least=2)
     page.goto(live.base + "/play/" + live.rt.links.make(gid, 0, "play"))
     everything = builder_status(page)
     page.locator(".builder .options button", has_text="Play one card").click()
