@@ -57,6 +57,30 @@ def legacy_hours(rt: Runtime, game_id: str) -> float | None:
 
 
 def clocks_of(rt: Runtime, game_id: str) -> ClockFold:
+    """The game's clocks at the log's latest version.
+
+    Folded on from the clocks read model (the projection's fold at the version it
+    projected) through the events after it, so a check costs the projection's lag, not
+    the game's length; from the whole log (:func:`full_fold`) when there is no read
+    model, when it is ahead of the log, or when a ``Rewound`` is among the events after
+    it (the clocks of a rewind need the state at its target).  The read model is the
+    same fold of the same events, so both ways give the same clocks."""
+    base = read_model(rt, game_id)
+    if base is None or not base.version:
+        return full_fold(rt, game_id)
+    tail = rt.store.read(game_id, base.version + 1)
+    if any(e.type == ev.REWOUND for e in tail) or (
+            not tail and rt.store.version(game_id) < base.version):
+        return full_fold(rt, game_id)
+    if tail:
+        table = rt.replayer.load(game_id, at=base.version)
+        for event in tail:
+            table = rt.replayer.evolve(table, game_id, event)
+            base.feed(event, table.to_act())
+    return base
+
+
+def full_fold(rt: Runtime, game_id: str) -> ClockFold:
     """The game's clocks folded from its whole log (the authority; linear in the log)."""
     pairs: list[tuple[Any, set[int]]] = []
     previous = None

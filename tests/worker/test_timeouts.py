@@ -319,8 +319,48 @@ def test_the_clocks_after_a_take_back_match_a_fold_from_scratch(rt, create, cloc
     clock.at(2)
     rt.games.rewind(game_id, table.version, "test", "admin")
     jobs.project(game_id)
-    assert timeouts.read_model(rt, game_id).s == timeouts.clocks_of(rt, game_id).s
+    assert timeouts.read_model(rt, game_id).s == timeouts.full_fold(rt, game_id).s
     assert clk.parse_time(rt.store.read(game_id)[-1].at) == START.timestamp() + 2 * 3600
+
+
+def test_a_clock_check_folds_only_the_events_after_the_read_model(rt, create, clock,
+                                                                  monkeypatch):
+    game_id, _ = create(time_control={"kind": "bank", "bank_hours": 5,
+                                      "increment_hours": 1}, reminders=QUIET)
+    ante(rt, game_id, 0)
+    clock.at(1)
+    ante(rt, game_id, 1)  # projected: the read model is at this version
+    clock.at(1.5)
+    table = rt.games.load(game_id)
+    seat = min(table.to_act())
+    rt.games.play(game_id, seat, table.game.legal_moves(table.state, seat)[0],
+                  table.version)  # not projected yet
+    whole = timeouts.full_fold(rt, game_id)
+
+    def whole_log(*_args, **_kwargs):
+        raise AssertionError("a clock check read the whole log")
+    monkeypatch.setattr(rt.replayer, "walk", whole_log)
+    folded = timeouts.clocks_of(rt, game_id)
+    assert folded.version == rt.store.version(game_id) == timeouts.read_model(
+        rt, game_id).version + 1
+    assert folded.s == whole.s
+
+
+def test_a_rewind_after_the_read_model_refolds_the_whole_log(rt, create, clock):
+    game_id, _ = create(time_control={"kind": "bank", "bank_hours": 5}, reminders=QUIET)
+    ante(rt, game_id, 0)
+    clock.at(1)
+    ante(rt, game_id, 1)
+    clock.at(1.5)
+    table = rt.games.load(game_id)
+    seat = min(table.to_act())
+    rt.games.play(game_id, seat, table.game.legal_moves(table.state, seat)[0],
+                  table.version)
+    jobs.project(game_id)
+    clock.at(2)
+    rt.games.rewind(game_id, table.version, "test", "admin")  # not projected yet
+    assert timeouts.clocks_of(rt, game_id).s == timeouts.full_fold(rt, game_id).s
+    assert timeouts.clocks_of(rt, game_id).version == rt.store.version(game_id)
 
 
 def test_a_move_played_for_a_late_player_can_be_taken_back_and_is_not_replayed(rt, create,
