@@ -10,9 +10,16 @@ can be sharded into buckets later without touching the callers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import redis
 
 DUE = "rp:due"
+# How far the catch-up (:func:`catch_up`) went through the games index: an offset while
+# it runs, "done" after; either expires, so the catch-up runs again a day later.
+CATCH_UP = "rp:due:catch-up"
+CATCH_UP_BATCH = 20  # games per sweep (a game never projected since deploy: a whole fold)
+CATCH_UP_PAUSE = 86400
 
 
 def set_due(client: redis.Redis, game_id: str, when: float | None) -> None:
@@ -31,3 +38,21 @@ def due_games(client: redis.Redis, now: float, limit: int = 500) -> list[str]:
 def due_at(client: redis.Redis, game_id: str) -> float | None:
     """When ``game_id`` is next due, if it is in the index."""
     return client.zscore(DUE, game_id)
+
+
+def catch_up(client: redis.Redis, game_ids: Callable[[int, int], list[str]],
+             index: Callable[[str], None], batch: int = CATCH_UP_BATCH) -> int:
+    """One bounded step of putting every game into the index, oldest first: ``index``
+    each of the next ``batch`` games of ``game_ids(offset, limit)`` (it skips the games
+    the projection indexed already).  Games waiting since before the index existed thus
+    join it within a few sweeps rather than at their next move.  How many were looked at."""
+    raw = client.get(CATCH_UP)
+    if raw == "done":
+        return 0
+    offset = int(raw or 0)
+    ids = game_ids(offset, batch)
+    for game_id in ids:
+        index(game_id)
+    client.set(CATCH_UP, "done" if len(ids) < batch else str(offset + len(ids)),
+               ex=CATCH_UP_PAUSE)
+    return len(ids)

@@ -180,6 +180,7 @@ def sweep() -> int:
     for game_id, notice in pending_notices(rt):
         enqueue_notice(rt, game_id, notice)
     fire_due(rt)  # clocks due, whether or not their scheduled jobs survived
+    timeouts.catch_up(rt)  # games waiting since before the due-time index, a few a sweep
     quiet.sweep(rt)  # held emails whose quiet hours are over
     digest.sweep(rt)  # daily digests due (every few minutes)
     pipe = rt.redis.pipeline(transaction=False)

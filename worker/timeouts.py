@@ -25,6 +25,7 @@ A move played for a seat is a MovePlayed appended by ``system`` with ``data.auto
 
 from __future__ import annotations
 
+import json
 import logging
 from datetime import timedelta
 from typing import Any
@@ -241,8 +242,38 @@ def schedule(rt: Runtime, game_id: str, clocks: ClockFold) -> None:
                                        f"{which.replace('.', '_')}:{int(when)}")
 
 
+def index_game(rt: Runtime, game_id: str) -> None:
+    """Put a game the projection never folded clocks for (it was waiting when time controls
+    shipped) into the due-time index and schedule its jobs; nothing if it has a clocks read
+    model already (the projection indexed it)."""
+    if rt.redis.exists(key(game_id, CLOCK_KEY)):
+        return
+    clocks = full_fold(rt, game_id)
+    if not clocks.version:
+        return
+    # nx: a projection that wrote a newer read model meanwhile wins
+    rt.redis.set(key(game_id, CLOCK_KEY), json.dumps(clocks.s), nx=True)
+    if clocks.kind != "none" or any(s["bot"] or s["unseat"] for s in clocks.s["seats"]):
+        due.set_due(rt.redis, game_id, clocks.next_due())
+        schedule(rt, game_id, clocks)
+
+
+def catch_up(rt: Runtime) -> int:
+    """The sweep's step of indexing the games waiting since before the due-time index."""
+    def oldest_first(offset: int, limit: int) -> list[str]:
+        return rt.store.game_ids(offset, limit, newest_first=False)
+
+    def index(game_id: str) -> None:
+        try:
+            index_game(rt, game_id)
+        except (RedisConnectionError, RedisTimeoutError):
+            raise
+        except Exception:  # one broken game must not stop the others' catch-up
+            log.exception("catch-up: the clocks of %s failed", game_id)
+    return due.catch_up(rt.redis, oldest_first, index)
+
+
 def store_read_model(pipe: Any, game_id: str, clocks: ClockFold) -> None:
     """Queue the write of the clocks read model on ``pipe`` (the projection's
     transaction)."""
-    import json
     pipe.set(key(game_id, CLOCK_KEY), json.dumps(clocks.s))

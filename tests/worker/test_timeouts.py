@@ -103,6 +103,33 @@ def test_a_lost_scheduled_job_is_fired_by_the_sweep(rt, create, clock):
     assert due.due_at(rt.redis, game_id) is None  # nothing more to wait for
 
 
+def test_a_game_waiting_since_before_the_due_index_joins_it_at_the_sweep(rt, create, clock):
+    # as a game projected before time controls shipped: no clocks read model, not indexed
+    game_id, _ = create(players=PLAYERS[:1], time_control=PER_MOVE, reminders=QUIET)
+    rt.redis.delete(f"rp:{{g:{game_id}}}:{timeouts.CLOCK_KEY}")
+    due.set_due(rt.redis, game_id, None)
+    jobs.sweep()
+    assert due.due_at(rt.redis, game_id) == (START + timedelta(hours=2)).timestamp()
+    clock.at(2)
+    rt.redis.delete(due.CATCH_UP)  # its day's pause over
+    jobs.sweep()
+    assert [e.data["seat"] for e in of_type(rt, game_id, "TimedOut")] == [0]
+
+
+def test_the_due_index_catch_up_reads_a_bounded_batch_per_sweep(rt, clock):
+    ids = [rt.games.create("test-race", PLAYERS[:1], {"target": 30}).game_id
+           for _ in range(3)]
+    looked: list[str] = []
+
+    def ids_at(offset, limit):
+        return ids[offset:offset + limit]
+    assert due.catch_up(rt.redis, ids_at, looked.append, batch=2) == 2
+    assert due.catch_up(rt.redis, ids_at, looked.append, batch=2) == 1
+    assert due.catch_up(rt.redis, ids_at, looked.append, batch=2) == 0  # done for a day
+    assert looked == ids
+    assert 0 < rt.redis.ttl(due.CATCH_UP) <= due.CATCH_UP_PAUSE
+
+
 def test_bank_clock_counts_down_across_turns_with_increment_and_cap(rt, create, clock,
                                                                     client):
     game_id, tokens = create(time_control={"kind": "bank", "bank_hours": 3,
