@@ -114,6 +114,9 @@ def send_timeout_notice(rt, game_id: str, version: int, seat: int) -> bool:
     """The email of the TimedOut event at ``version`` to ``seat``; the notice is done
     once the mail went out (or had gone out already: the mail marker says so)."""
     (event,) = rt.store.read(game_id, version, version)
+    marker = mail.timed_out_marker(game_id, event.data["turn"], event.data["seat"], seat)
+    if quiet.intercept(rt, game_id, version, seat, "timeout", marker):
+        return False  # the seat's quiet hours: held (and no longer pending) until they end
     sent = mail.send_timed_out(rt, game_id, event.data["turn"], event.data["seat"], seat)
     notice_done(rt, game_id, f"timeout:{version}:{seat}")
     return sent

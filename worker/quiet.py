@@ -8,9 +8,10 @@ before anything is sent.  It answers True when the email is not to go now:
   ``GET`` with their token) in the last ``SEEN_SECONDS``: skipped;
 * a *turn* email (not the invitation) for a player who chose the daily digest: skipped,
   the digest lists the game (:mod:`worker.digest`);
-* a turn or reminder email that would arrive in the player's quiet hours (in their time
-  zone; default 22:00-08:00, ``QUIET_HOURS`` sets the default, each player may change
-  it): *held*, and sent when the quiet hours end.
+* a turn, reminder or time-out email that would arrive in the player's quiet hours (in
+  their time zone; default 22:00-08:00, ``QUIET_HOURS`` sets the default, each player may
+  change it): *held*, and sent when the quiet hours end.  (A time-out email is named by
+  its TimedOut event's version, a turn or reminder email by its turn's.)
 
 A skipped email is settled with the email's own once-marker (value ``skipped``) and its
 notice is done, so nothing retries it.  A held email keeps its marker unset (it has not
@@ -130,7 +131,8 @@ def read_prefs(client, pid: str) -> dict:
 def intercept(rt: Runtime, game_id: str, version: int, seat: int, kind: str,
               marker: str) -> bool:
     """Whether the ``kind`` email ("turn" or "remind") of ``seat``'s turn begun at
-    ``version`` is *not* to be sent now: skipped or held (see the module docstring).
+    ``version`` (or "timeout": the TimedOut event at ``version``) is *not* to be sent now:
+    skipped or held (see the module docstring).
     False leaves everything to the usual send (which also covers a mail sent already)."""
     pipe = rt.redis.pipeline(transaction=False)
     pipe.get(marker)
@@ -179,8 +181,8 @@ def hold(rt: Runtime, game_id: str, version: int, seat: int, kind: str, until: d
     rt.enqueuer.enqueue(release, game_id, version, seat, kind,
                         job_id=f"held:{game_id}:{version}:{seat}:{kind}",
                         delay=max(until - at, timedelta(seconds=1)))
-    if kind == "turn":  # recorded in HELD now: the sweep need not resend it all night
-        notice_done(rt, game_id, f"turn:{version}:{seat}")
+    if kind in ("turn", "timeout"):  # recorded in HELD now: the sweep need not resend
+        notice_done(rt, game_id, f"{kind}:{version}:{seat}")  # it all night
     log.info("held the %s email of game %s seat %s until %s", kind, game_id, seat, until)
 
 
@@ -190,7 +192,9 @@ def release(game_id: str, version: int, seat: int, kind: str) -> bool:
     from worker.runtime import runtime
 
     rt = runtime()
-    sent = (jobs.send_held_reminder if kind == "remind" else jobs.notify)(game_id, version, seat)
+    send = {"remind": jobs.send_held_reminder, "timeout": jobs.notify_timeout}.get(
+        kind, jobs.notify)
+    sent = send(game_id, version, seat)
     member = _member(game_id, version, seat, kind)
     due = rt.redis.zscore(HELD, member)
     if due is not None and due <= now().timestamp():  # not held again for later

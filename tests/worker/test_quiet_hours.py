@@ -212,6 +212,31 @@ def test_a_held_turn_email_is_not_sent_if_the_player_moved_meanwhile(quiet_rt, c
     assert len(mails_to(rt, ADA["email"])) == before
 
 
+def test_a_time_out_email_due_in_quiet_hours_is_held_and_sent_once_when_they_end(
+        quiet_rt, clock):
+    rt = quiet_rt
+    rt.config["QUIET_HOURS"] = "off"  # no hold for the turn emails before it
+    game_id = new_game(rt)
+    jobs.project(game_id)
+    ada_to_move(rt, game_id)
+    rt.config["QUIET_HOURS"] = "22-8"
+    clock.at = datetime(2026, 6, 1, 23, 0, tzinfo=UTC)  # 01:00 in Paris, 08:00 in Tokyo
+    assert "TimedOut" in jobs.check_clocks(game_id)  # Ada's four hours ran out at 16:00
+    jobs.project(game_id)
+    (timed_out,) = [e for e in rt.store.iter(game_id) if e.type == ev.TIMED_OUT]
+    assert mails_to(rt, ADA["email"], "deadline") == []  # her night: held
+    assert len(mails_to(rt, BO["email"], "deadline")) == 1  # his morning: sent
+    assert pending_notices(rt) == []  # held, so the sweep does not resend it all night
+    paris_8 = datetime(2026, 6, 2, 6, 0, tzinfo=UTC)
+    assert rt.redis.zscore(quiet.HELD, f"{game_id}|{timed_out.version}|0|timeout") == \
+        paris_8.timestamp()
+    clock.at = paris_8
+    assert quiet.release(game_id, timed_out.version, 0, "timeout") is True
+    assert quiet.release(game_id, timed_out.version, 0, "timeout") is False  # once
+    assert len(mails_to(rt, ADA["email"], "deadline")) == 1
+    assert rt.redis.zcard(quiet.HELD) == 0
+
+
 def test_a_player_chooses_their_own_quiet_hours_or_none(quiet_rt, clock):
     rt = quiet_rt
     clock.at = datetime(2026, 6, 1, 21, 30, tzinfo=UTC)  # 23:30 Paris, 06:30 Tokyo
