@@ -196,7 +196,8 @@ def _remind(rt: Runtime, game_id: str, turn: int, seat: int, which: str) -> str:
     if rt.redis.zscore(quiet.HELD, f"{game_id}|{turn}|{seat}|remind") is not None:
         return "held"
     marker = key(game_id, f"mailed:remind-{which}:{turn}:{seat}")  # as notify names it
-    return "skipped" if rt.redis.get(marker) == quiet.SKIPPED else "none"
+    # "sent": a run that died (or lost its append to a race) after sending it
+    return {quiet.SKIPPED: "skipped", "sent": "sent"}.get(rt.redis.get(marker) or "", "none")
 
 
 def back(rt: Runtime, game_id: str, seat: int) -> Any:

@@ -299,6 +299,20 @@ def test_reminders_go_out_at_the_configured_fractions(rt, create, clock):
     assert len(reminders) == 2
 
 
+def test_a_reminder_sent_by_a_run_that_died_before_recording_it_is_recorded_as_sent(
+        rt, create, clock):
+    from worker import notify
+    game_id, _ = create(players=PLAYERS[:1], time_control={"kind": "per_move", "hours": 8},
+                        reminders={"fractions": [0.5], "hours_before": []})
+    clock.at(4)
+    turn = timeouts.clocks_of(rt, game_id).s["seats"][0]["turn"]
+    # the first run sent the email, then died before appending its ReminderSent
+    assert notify.send_turn(rt, game_id, turn, 0, reminder=True, which="f0.5")
+    assert timeouts.check_game(rt, game_id) == ["ReminderSent"]
+    assert of_type(rt, game_id, "ReminderSent")[-1].data["outcome"] == "sent"
+    assert len([m for m in rt.mail.list() if m["subject"].startswith("Reminder")]) == 1
+
+
 def test_default_reminders_are_half_a_quarter_and_a_day_before(rt, create, clock):
     game_id, _ = create(players=PLAYERS[:1], time_control={"kind": "per_move", "hours": 96})
     c = timeouts.clocks_of(rt, game_id)
