@@ -46,6 +46,7 @@ HELD = "rp:held"  # sorted set: "game|version|seat|kind" -> unix time it may be 
 HELD_MAX_AGE = timedelta(days=7)  # a held email older than this is given up (logged)
 SWEEP_GRACE = 60  # seconds the scheduled job has to run before the sweep enqueues it too
 SKIPPED = "skipped"  # once-marker value of an email that was not needed
+SWEEP_BATCH = 500  # held emails one sweep looks at, longest held first (the next goes on)
 
 
 def now() -> datetime:
@@ -208,8 +209,8 @@ def sweep(rt: Runtime) -> int:
     at = now().timestamp()
     stale = at - HELD_MAX_AGE.total_seconds()
     count = 0
-    for member, due in rt.redis.zrangebyscore(HELD, "-inf", at - SWEEP_GRACE,
-                                               withscores=True):
+    for member, due in rt.redis.zrangebyscore(HELD, "-inf", at - SWEEP_GRACE, start=0,
+                                               num=SWEEP_BATCH, withscores=True):
         if due < stale:
             log.error("gave up the held email %s: still not sent after %s", member,
                       HELD_MAX_AGE)

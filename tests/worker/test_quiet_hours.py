@@ -179,6 +179,20 @@ def test_the_sweep_sends_held_emails_whose_time_has_come_and_only_those(quiet_rt
     assert rt.redis.zcard(quiet.HELD) == 0
 
 
+def test_the_sweep_reads_a_bounded_batch_of_held_emails_longest_held_first(
+        quiet_rt, clock, monkeypatch):
+    rt = quiet_rt
+    clock.at = datetime(2026, 6, 1, 21, 30, tzinfo=UTC)
+    game_id = new_game(rt)
+    jobs.project(game_id)  # two held: Bo's until 23:00, Ada's until 06:00 (UTC)
+    monkeypatch.setattr(quiet, "SWEEP_BATCH", 1)
+    clock.at = datetime(2026, 6, 2, 7, 0, tzinfo=UTC)
+    assert quiet.sweep(rt) == 1
+    assert len(mails_to(rt, BO["email"])) == 1 and mails_to(rt, ADA["email"]) == []
+    assert quiet.sweep(rt) == 1
+    assert len(mails_to(rt, ADA["email"])) == 1
+
+
 def test_a_held_reminder_is_sent_and_recorded_when_the_quiet_hours_end(quiet_rt, clock):
     rt = quiet_rt
     game_id = new_game(rt)
