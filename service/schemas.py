@@ -25,6 +25,24 @@ class StrictSchema(Schema):
         unknown = RAISE
 
 
+class JsonBool(fields.Boolean):
+    """A JSON ``true`` or ``false`` only (marshmallow's Boolean takes 1, 0 and "yes")."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
+class JsonNumber(fields.Float):
+    """A JSON number only (marshmallow's Float also takes the string "1")."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 # Bidi controls that can reorder what a reader sees (all of them are also category Cf).
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
                           "\u200e\u200f\u061c")
@@ -103,7 +121,7 @@ MIN_CLOCK_HOURS = 1 / 3600  # a second: tests and demos use clocks of a few seco
 
 
 def _hours(minimum: float = MIN_CLOCK_HOURS, **kwargs) -> fields.Float:
-    return fields.Float(validate=validate.Range(min=minimum, max=MAX_CLOCK_HOURS), **kwargs)
+    return JsonNumber(validate=validate.Range(min=minimum, max=MAX_CLOCK_HOURS), **kwargs)
 
 
 class TimeControlIn(StrictSchema):
@@ -136,7 +154,7 @@ class RemindersIn(StrictSchema):
     """When reminders go out: at these fractions of a turn's time left, and these
     hours before the deadline (defaults: half, a quarter, and 24 hours)."""
 
-    fractions = fields.List(fields.Float(validate=validate.Range(
+    fractions = fields.List(JsonNumber(validate=validate.Range(
         min=0, max=1, min_inclusive=False, max_inclusive=False)),
         validate=validate.Length(max=6))
     hours_before = fields.List(_hours(), validate=validate.Length(max=6))
@@ -318,7 +336,7 @@ class VoteIn(StrictSchema):
 
     kind = fields.String(required=True, validate=validate.OneOf(
         ("abandon", "end"), error="must be 'abandon' or 'end'"))
-    accept = fields.Boolean(required=True, truthy={True}, falsy={False})
+    accept = JsonBool(required=True)
     expected_version = fields.Integer(load_default=None, strict=True,
                                       validate=validate.Range(min=1, max=2**53))
 
