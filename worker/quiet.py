@@ -195,12 +195,24 @@ def release(game_id: str, version: int, seat: int, kind: str) -> bool:
     rt = runtime()
     send = {"remind": jobs.send_held_reminder, "timeout": jobs.notify_timeout}.get(
         kind, jobs.notify)
-    sent = send(game_id, version, seat)
+    # a reminder of a turn whose time ran out during the night is moot: the time-out
+    # email (held as well) says more
+    sent = False if kind == "remind" and _timed_out(rt, game_id, version, seat) else \
+        send(game_id, version, seat)
     member = _member(game_id, version, seat, kind)
     due = rt.redis.zscore(HELD, member)
     if due is not None and due <= now().timestamp():  # not held again for later
         rt.redis.zrem(HELD, member)
     return bool(sent)
+
+
+def _timed_out(rt: Runtime, game_id: str, turn: int, seat: int) -> bool:
+    """Whether the clocks read model has ``seat``'s turn begun at ``turn`` timed out."""
+    from worker.timeouts import read_model
+    clocks = read_model(rt, game_id)
+    seats = clocks.s["seats"] if clocks is not None else []
+    return seat < len(seats) and seats[seat]["timed_out"] == turn \
+        and seats[seat]["turn"] == turn
 
 
 def sweep(rt: Runtime) -> int:

@@ -210,6 +210,27 @@ def test_a_held_reminder_is_sent_and_recorded_when_the_quiet_hours_end(quiet_rt,
     assert len(reminders_recorded(rt, game_id, "held")) == 1  # the decision, recorded once
 
 
+def test_a_held_reminder_of_a_turn_that_timed_out_in_the_night_is_not_sent(quiet_rt,
+                                                                            clock):
+    rt = quiet_rt
+    game_id = new_game(rt)
+    jobs.project(game_id)
+    clock.at = datetime(2026, 6, 1, 21, 0, tzinfo=UTC)  # 23:00 in Paris
+    turn = ada_to_move(rt, game_id)
+    clock.at += REMINDER_AFTER
+    assert jobs.remind(game_id, turn, 0) == ["ReminderSent"]  # held
+    clock.at += REMINDER_AFTER  # 03:00 in Paris: her four hours are over
+    assert jobs.check_clocks(game_id) == ["TimedOut"]
+    jobs.project(game_id)
+    clock.at = datetime(2026, 6, 2, 6, 0, tzinfo=UTC)
+    assert quiet.release(game_id, turn, 0, "remind") is False
+    assert mails_to(rt, ADA["email"], "Reminder") == []
+    assert rt.redis.zscore(quiet.HELD, f"{game_id}|{turn}|0|remind") is None
+    assert len(mails_to(rt, ADA["email"], "deadline")) == 0  # held: it goes at 08:00 too
+    (timed_out,) = [e for e in rt.store.iter(game_id) if e.type == ev.TIMED_OUT]
+    assert rt.redis.zscore(quiet.HELD, f"{game_id}|{timed_out.version}|0|timeout")
+
+
 def test_a_held_turn_email_is_not_sent_if_the_player_moved_meanwhile(quiet_rt, clock):
     rt = quiet_rt
     game_id = new_game(rt)
