@@ -18,7 +18,7 @@ DUE = "rp:due"
 # How far the catch-up (:func:`catch_up`) went through the games index: an offset while
 # it runs, "done" after; either expires, so the catch-up runs again a day later.
 CATCH_UP = "rp:due:catch-up"
-CATCH_UP_BATCH = 20  # games per sweep (a game never projected since deploy: a whole fold)
+CATCH_UP_BATCH = 500  # games looked at per sweep (one pipelined check of them)
 CATCH_UP_PAUSE = 86400
 
 
@@ -41,18 +41,19 @@ def due_at(client: redis.Redis, game_id: str) -> float | None:
 
 
 def catch_up(client: redis.Redis, game_ids: Callable[[int, int], list[str]],
-             index: Callable[[str], None], batch: int = CATCH_UP_BATCH) -> int:
+             index: Callable[[list[str]], int], batch: int = CATCH_UP_BATCH) -> int:
     """One bounded step of putting every game into the index, oldest first: ``index``
-    each of the next ``batch`` games of ``game_ids(offset, limit)`` (it skips the games
-    the projection indexed already).  Games waiting since before the index existed thus
-    join it within a few sweeps rather than at their next move.  How many were looked at."""
+    the next ``batch`` games of ``game_ids(offset, limit)``; it skips the games the
+    projection indexed already and answers how many of them, in order, it got through
+    (fewer when it spent its budget of whole folds: the next step goes on from there).
+    Games waiting since before the index existed thus join it at the sweeps rather than
+    at their next move.  Returns how many games this step got through."""
     raw = client.get(CATCH_UP)
     if raw == "done":
         return 0
     offset = int(raw or 0)
     ids = game_ids(offset, batch)
-    for game_id in ids:
-        index(game_id)
-    client.set(CATCH_UP, "done" if len(ids) < batch else str(offset + len(ids)),
-               ex=CATCH_UP_PAUSE)
-    return len(ids)
+    done = index(ids) if ids else 0
+    finished = done == len(ids) and len(ids) < batch
+    client.set(CATCH_UP, "done" if finished else str(offset + done), ex=CATCH_UP_PAUSE)
+    return done

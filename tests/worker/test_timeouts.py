@@ -116,18 +116,30 @@ def test_a_game_waiting_since_before_the_due_index_joins_it_at_the_sweep(rt, cre
     assert [e.data["seat"] for e in of_type(rt, game_id, "TimedOut")] == [0]
 
 
-def test_the_due_index_catch_up_reads_a_bounded_batch_per_sweep(rt, clock):
+def test_the_due_index_catch_up_goes_a_bounded_step_per_sweep(rt, clock):
     ids = [rt.games.create("test-race", PLAYERS[:1], {"target": 30}).game_id
-           for _ in range(3)]
-    looked: list[str] = []
+           for _ in range(5)]
+    looked: list[list[str]] = []
 
     def ids_at(offset, limit):
         return ids[offset:offset + limit]
-    assert due.catch_up(rt.redis, ids_at, looked.append, batch=2) == 2
-    assert due.catch_up(rt.redis, ids_at, looked.append, batch=2) == 1
-    assert due.catch_up(rt.redis, ids_at, looked.append, batch=2) == 0  # done for a day
-    assert looked == ids
+
+    def index(batch):  # gets through at most two games a step
+        looked.append(batch[:2])
+        return min(2, len(batch))
+    assert [due.catch_up(rt.redis, ids_at, index, batch=3) for _ in range(4)] == [2, 2, 1, 0]
+    assert sum(looked, []) == ids  # each game once, in order; then done for a day
     assert 0 < rt.redis.ttl(due.CATCH_UP) <= due.CATCH_UP_PAUSE
+
+
+def test_the_catch_up_folds_a_bounded_number_of_games_per_sweep(rt, clock, monkeypatch):
+    ids = [rt.games.create("test-race", PLAYERS[:1], {"target": 30}).game_id
+           for _ in range(3)]  # never projected: no clocks read model
+    monkeypatch.setattr(timeouts, "CATCH_UP_FOLDS", 2)
+    assert timeouts.catch_up(rt) == 2
+    assert [rt.redis.exists(f"rp:{{g:{g}}}:clock") for g in ids] == [1, 1, 0]
+    assert timeouts.catch_up(rt) == 1
+    assert all(rt.redis.exists(f"rp:{{g:{g}}}:clock") for g in ids)
 
 
 def test_bank_clock_counts_down_across_turns_with_increment_and_cap(rt, create, clock,
