@@ -57,6 +57,9 @@ DEFAULT_REMINDERS: dict[str, list[float]] = {"fractions": [0.5, 0.25], "hours_be
 VACATION_START_DAYS = 1
 VACATION_ACCRUAL_DAYS = 7
 VACATION_CAP_DAYS = 14
+# Vacations one seat may declare in a game: every clock computation walks them, and the
+# allowance alone would let a player declare thousands of one-second ones.
+MAX_VACATIONS = 30
 DAY = 86400.0
 HOUR = 3600.0
 
@@ -418,16 +421,20 @@ def check_vacation(clocks: ClockFold, seat: int, start: float, until: float,
     """Why ``seat`` may not declare a vacation from ``start`` to ``until`` (None: it may).
 
     Declared in advance (``start`` not in the past, a minute's grace), within a year,
-    not overlapping one already declared, and within the allowance."""
+    not overlapping one already declared, at most ``MAX_VACATIONS`` of them, and within
+    the allowance."""
     if until <= start:
         return "'until' must be after 'from'"
     if start < now - 60:
         return "a vacation is declared in advance: 'from' is in the past"
     if until > now + 366 * DAY:
         return "a vacation can be declared at most a year ahead"
-    for a, b in clocks._away(seat):
+    declared = clocks._away(seat)
+    for a, b in declared:
         if start < b and a < until:
             return "it overlaps a vacation already declared"
+    if len(declared) >= MAX_VACATIONS:
+        return f"at most {MAX_VACATIONS} vacations can be declared in one game"
     left = vacation_left(clocks, seat, now)
     if until - start > left:
         return (f"only {left / DAY:.1f} days of vacation are left (a day per "

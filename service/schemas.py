@@ -25,6 +25,15 @@ class StrictSchema(Schema):
         unknown = RAISE
 
 
+class JsonBool(fields.Boolean):
+    """A JSON ``true`` or ``false`` only (marshmallow's Boolean takes 1, 0 and "yes")."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
 # Bidi controls that can reorder what a reader sees (all of them are also category Cf).
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
                           "\u200e\u200f\u061c")
@@ -318,7 +327,7 @@ class VoteIn(StrictSchema):
 
     kind = fields.String(required=True, validate=validate.OneOf(
         ("abandon", "end"), error="must be 'abandon' or 'end'"))
-    accept = fields.Boolean(required=True, truthy={True}, falsy={False})
+    accept = JsonBool(required=True)
     expected_version = fields.Integer(load_default=None, strict=True,
                                       validate=validate.Range(min=1, max=2**53))
 

@@ -188,3 +188,15 @@ def test_moves_played_for_a_late_seat_go_on_until_the_rules_let_it_go():
         log.move(1, 0, {0}, auto="timeout")
     c = log.fold()
     assert c.actions(T0 + HOUR) == [] and left(c, 0, 1.5) == 0.5  # a new turn
+
+
+def test_a_seat_may_declare_a_bounded_number_of_vacations_in_a_game():
+    log = game({"kind": "per_move", "hours": 10}, seats=2)
+    for n in range(clocks.MAX_VACATIONS):
+        start = T0 + 2 * HOUR + n * 60
+        log.add("VacationDeclared", 1, {0, 1}, seat=0,
+                **{"from": iso(start), "until": iso(start + 1)})
+    c = log.fold()
+    later = T0 + 3 * HOUR
+    assert "at most" in clocks.check_vacation(c, 0, later, later + 1, T0)
+    assert clocks.check_vacation(c, 1, later, later + 1, T0) is None  # the other seat's own

@@ -123,6 +123,9 @@ def send_timeout_notice(rt, game_id: str, version: int, seat: int) -> bool:
     """The email of the TimedOut event at ``version`` to ``seat``; the notice is done
     once the mail went out (or had gone out already: the mail marker says so)."""
     (event,) = rt.store.read(game_id, version, version)
+    marker = mail.timed_out_marker(game_id, event.data["turn"], event.data["seat"], seat)
+    if quiet.intercept(rt, game_id, version, seat, "timeout", marker):
+        return False  # the seat's quiet hours: held (and no longer pending) until they end
     sent = mail.send_timed_out(rt, game_id, event.data["turn"], event.data["seat"], seat)
     notice_done(rt, game_id, f"timeout:{version}:{seat}")
     return sent
@@ -189,6 +192,7 @@ def sweep() -> int:
     for game_id, notice in pending_notices(rt):
         enqueue_notice(rt, game_id, notice)
     fire_due(rt)  # clocks due, whether or not their scheduled jobs survived
+    timeouts.catch_up(rt)  # games waiting since before the due-time index, a few a sweep
     quiet.sweep(rt)  # held emails whose quiet hours are over
     digest.sweep(rt)  # daily digests due (every few minutes)
     pipe = rt.redis.pipeline(transaction=False)

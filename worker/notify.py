@@ -245,9 +245,14 @@ def send_vote(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
     return _send_once(rt, marker, build, done)
 
 
+def timed_out_marker(game_id: str, version: int, late: int, seat: int) -> str:
+    """The once-marker of the email telling ``seat`` that ``late`` missed a deadline."""
+    return key(game_id, f"mailed:timeout:{version}:{late}:{seat}")
+
+
 def send_timed_out(rt: Runtime, game_id: str, version: int, late: int, seat: int) -> bool:
     """Tell ``seat`` that ``late`` missed the deadline of the turn begun at ``version``."""
-    marker = key(game_id, f"mailed:timeout:{version}:{late}:{seat}")
+    marker = timed_out_marker(game_id, version, late, seat)
 
     def build() -> Email | None:
         info = _seat_info(rt, game_id, seat)

@@ -19,6 +19,7 @@ import json
 from datetime import datetime
 from typing import Any
 
+from events.clocks import HOUR, ClockFold
 from events.store import key
 from worker.links import LinkError, Links
 
@@ -179,6 +180,8 @@ def listing(rt, pid: str, tz: str | None = None) -> list[dict[str, Any]]:
     ``waiting_for`` (names), ``your_turn``, ``deadline`` (ISO) and ``deadline_text`` (in
     ``tz``, else the seat's zone), ``clock`` (what else the turn's read model holds),
     ``ended``, ``play_url``, ``updated``."""
+    from worker.timeouts import CLOCK_KEY  # timeouts' own read model
+
     index = games_of(rt.redis, pid)
     ids = list(index)
     pipe = rt.redis.pipeline(transaction=False)
@@ -186,10 +189,12 @@ def listing(rt, pid: str, tz: str | None = None) -> list[dict[str, Any]]:
         pipe.get(key(game_id, "summary"))
         pipe.hgetall(key(game_id, "awaiting"))
         pipe.get(key(game_id, "seats"))
+        pipe.get(key(game_id, CLOCK_KEY))
     replies = pipe.execute()
+    now = rt.now().timestamp()
     rows = []
     for i, game_id in enumerate(ids):
-        summary_raw, awaiting_raw, seats_raw = replies[3 * i:3 * i + 3]
+        summary_raw, awaiting_raw, seats_raw, clock_raw = replies[4 * i:4 * i + 4]
         if not summary_raw:
             continue  # not projected yet (or gone)
         summary = json.loads(summary_raw)
@@ -210,8 +215,43 @@ def listing(rt, pid: str, tz: str | None = None) -> list[dict[str, Any]]:
             "since": min((t["version"] for t in turns), default=None), "clock": clock,
             "ended": bool(summary["ended"]), "updated": summary.get("updated", ""),
             "play_url": rt.url(f"/play/{rt.links.make(game_id, mine[0], 'play')}"),
+            **(clock_row(json.loads(clock_raw), mine, now)
+               if clock_raw and not summary["ended"] else {}),
         })
     rows.sort(key=lambda r: r["updated"], reverse=True)  # within a group: latest first
     rows.sort(key=lambda r: (0 if r["your_turn"] else 2 if r["ended"] else 1,
                              r["deadline"] or "~" if r["your_turn"] else ""))
     return rows[:MAX_LISTED]
+
+
+def clock_row(state: dict[str, Any], seats: list[int], now: float) -> dict[str, Any]:
+    """What the listing shows of the player's clock in a game (from the clocks read
+    model): ``out_of_time`` (a seat of theirs timed out on its turn) and, for a banked
+    clock, ``bank_text``, the time left on it (running or not)."""
+    clocks = ClockFold(state)
+    if clocks.kind == "none" or not clocks.s["seats"]:
+        return {}
+    mine = [clocks.seat_clock(s, now) for s in seats if s < len(clocks.s["seats"])]
+    out: dict[str, Any] = {"out_of_time": any(c.timed_out for c in mine)}
+    control = clocks.settings["time_control"]
+    if clocks.kind == "bank" and mine:
+        def left(c) -> float:
+            if c.running and c.left is not None:
+                return c.left
+            held = clocks.s["seats"][c.seat]["left"]
+            return float(control["bank_hours"]) * HOUR if held is None else held
+        out["bank_text"] = span(min(left(c) for c in mine))
+    return out
+
+
+def span(seconds: float) -> str:
+    """A duration as people read it: "2 d 3 h", "4 h 10 min", "5 min 20 s", "40 s"."""
+    seconds = max(0, int(seconds))
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days} d {hours} h"
+    if hours:
+        return f"{hours} h {minutes} min"
+    return f"{minutes} min {secs} s" if minutes else f"{secs} s"

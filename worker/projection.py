@@ -177,7 +177,7 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     if not table.ended and table.outcome() is not None:
         rt.games.end_if_over(game_id)  # the web process died before recording the end
     if clocks is None or clocks.version != table.version:
-        clocks = timeouts.clocks_of(rt, game_id)  # the authority: the whole log
+        clocks = timeouts.clocks_of(rt, game_id)  # the read model on, or the whole log
         if clocks.version != table.version:  # the log grew meanwhile: fold it next round
             clocks = timeouts.ClockFold(deadline_hours=hours)
     deadlines = _deadlines(clocks)

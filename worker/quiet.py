@@ -8,9 +8,10 @@ before anything is sent.  It answers True when the email is not to go now:
   ``GET`` with their token) in the last ``SEEN_SECONDS``: skipped;
 * a *turn* email (not the invitation) for a player who chose the daily digest: skipped,
   the digest lists the game (:mod:`worker.digest`);
-* a turn or reminder email that would arrive in the player's quiet hours (in their time
-  zone; default 22:00-08:00, ``QUIET_HOURS`` sets the default, each player may change
-  it): *held*, and sent when the quiet hours end.
+* a turn, reminder or time-out email that would arrive in the player's quiet hours (in
+  their time zone; default 22:00-08:00, ``QUIET_HOURS`` sets the default, each player may
+  change it): *held*, and sent when the quiet hours end.  (A time-out email is named by
+  its TimedOut event's version, a turn or reminder email by its turn's.)
 
 A skipped email is settled with the email's own once-marker (value ``skipped``) and its
 notice is done, so nothing retries it.  A held email keeps its marker unset (it has not
@@ -48,6 +49,7 @@ HELD = "rp:held"
 HELD_MAX_AGE = timedelta(days=7)  # a held email older than this is given up (logged)
 SWEEP_GRACE = 60  # seconds the scheduled job has to run before the sweep enqueues it too
 SKIPPED = "skipped"  # once-marker value of an email that was not needed
+SWEEP_BATCH = 500  # held emails one sweep looks at, longest held first (the next goes on)
 
 
 def now() -> datetime:
@@ -140,7 +142,8 @@ def read_prefs(client, pid: str) -> dict:
 def intercept(rt: Runtime, game_id: str, version: int, seat: int, kind: str,
               marker: str) -> bool:
     """Whether the ``kind`` email ("turn" or "remind") of ``seat``'s turn begun at
-    ``version`` is *not* to be sent now: skipped or held (see the module docstring).
+    ``version`` (or "timeout": the TimedOut event at ``version``) is *not* to be sent now:
+    skipped or held (see the module docstring).
     False leaves everything to the usual send (which also covers a mail sent already)."""
     pipe = rt.redis.pipeline(transaction=False)
     pipe.get(marker)
@@ -190,8 +193,8 @@ def hold(rt: Runtime, game_id: str, version: int, seat: int, kind: str, until: d
     rt.enqueuer.enqueue(release, game_id, version, seat, kind,
                         job_id=f"held:{game_id}:{version}:{seat}:{kind}",
                         delay=max(until - at, timedelta(seconds=1)))
-    if kind == "turn":  # recorded in HELD now: the sweep need not resend it all night
-        notice_done(rt, game_id, f"turn:{version}:{seat}")
+    if kind in ("turn", "timeout"):  # recorded in HELD now: the sweep need not resend
+        notice_done(rt, game_id, f"{kind}:{version}:{seat}")  # it all night
     log.info("held the %s email of game %s seat %s until %s", kind, game_id, seat, until)
 
 
@@ -201,7 +204,12 @@ def release(game_id: str, version: int, seat: int, kind: str) -> bool:
     from worker.runtime import runtime
 
     rt = runtime()
-    sent = (jobs.send_held_reminder if kind == "remind" else jobs.notify)(game_id, version, seat)
+    send = {"remind": jobs.send_held_reminder, "timeout": jobs.notify_timeout}.get(
+        kind, jobs.notify)
+    # a reminder of a turn whose time ran out during the night is moot: the time-out
+    # email (held as well) says more
+    sent = False if kind == "remind" and _timed_out(rt, game_id, version, seat) else \
+        send(game_id, version, seat)
     member = _member(game_id, version, seat, kind)
     bucket = shards.bucket_key(rt.redis, HELD, game_id)
     due = rt.redis.zscore(bucket, member)
@@ -210,13 +218,23 @@ def release(game_id: str, version: int, seat: int, kind: str) -> bool:
     return bool(sent)
 
 
+def _timed_out(rt: Runtime, game_id: str, turn: int, seat: int) -> bool:
+    """Whether the clocks read model has ``seat``'s turn begun at ``turn`` timed out."""
+    from worker.timeouts import read_model
+    clocks = read_model(rt, game_id)
+    seats = clocks.s["seats"] if clocks is not None else []
+    return seat < len(seats) and seats[seat]["timed_out"] == turn \
+        and seats[seat]["turn"] == turn
+
+
 def sweep(rt: Runtime) -> int:
     """Enqueue the held emails whose time has come (their scheduled job may be lost);
     give up those held longer than ``HELD_MAX_AGE``.  Returns how many were enqueued."""
     at = now().timestamp()
     stale = at - HELD_MAX_AGE.total_seconds()
     count = 0
-    for member, due in shards.zrangebyscore(rt.redis, HELD, "-inf", at - SWEEP_GRACE):
+    for member, due in shards.zrangebyscore(rt.redis, HELD, "-inf", at - SWEEP_GRACE,
+                                            limit=SWEEP_BATCH):
         game_id, version, seat, kind = member.split("|")
         if due < stale:
             log.error("gave up the held email %s: still not sent after %s", member,

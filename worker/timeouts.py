@@ -25,6 +25,7 @@ A move played for a seat is a MovePlayed appended by ``system`` with ``data.auto
 
 from __future__ import annotations
 
+import json
 import logging
 from datetime import timedelta
 from typing import Any
@@ -57,6 +58,30 @@ def legacy_hours(rt: Runtime, game_id: str) -> float | None:
 
 
 def clocks_of(rt: Runtime, game_id: str) -> ClockFold:
+    """The game's clocks at the log's latest version.
+
+    Folded on from the clocks read model (the projection's fold at the version it
+    projected) through the events after it, so a check costs the projection's lag, not
+    the game's length; from the whole log (:func:`full_fold`) when there is no read
+    model, when it is ahead of the log, or when a ``Rewound`` is among the events after
+    it (the clocks of a rewind need the state at its target).  The read model is the
+    same fold of the same events, so both ways give the same clocks."""
+    base = read_model(rt, game_id)
+    if base is None or not base.version:
+        return full_fold(rt, game_id)
+    tail = rt.store.read(game_id, base.version + 1)
+    if any(e.type == ev.REWOUND for e in tail) or (
+            not tail and rt.store.version(game_id) < base.version):
+        return full_fold(rt, game_id)
+    if tail:
+        table = rt.replayer.load(game_id, at=base.version)
+        for event in tail:
+            table = rt.replayer.evolve(table, game_id, event)
+            base.feed(event, table.to_act())
+    return base
+
+
+def full_fold(rt: Runtime, game_id: str) -> ClockFold:
     """The game's clocks folded from its whole log (the authority; linear in the log)."""
     pairs: list[tuple[Any, set[int]]] = []
     previous = None
@@ -171,7 +196,8 @@ def _remind(rt: Runtime, game_id: str, turn: int, seat: int, which: str) -> str:
     if rt.redis.zscore(quiet.HELD, f"{game_id}|{turn}|{seat}|remind") is not None:
         return "held"
     marker = key(game_id, f"mailed:remind-{which}:{turn}:{seat}")  # as notify names it
-    return "skipped" if rt.redis.get(marker) == quiet.SKIPPED else "none"
+    # "sent": a run that died (or lost its append to a race) after sending it
+    return {quiet.SKIPPED: "skipped", "sent": "sent"}.get(rt.redis.get(marker) or "", "none")
 
 
 def back(rt: Runtime, game_id: str, seat: int) -> Any:
@@ -217,8 +243,54 @@ def schedule(rt: Runtime, game_id: str, clocks: ClockFold) -> None:
                                        f"{which.replace('.', '_')}:{int(when)}")
 
 
+def index_game(rt: Runtime, game_id: str) -> None:
+    """Put a game the projection never folded clocks for (it was waiting when time controls
+    shipped) into the due-time index and schedule its jobs; nothing if it has a clocks read
+    model already (the projection indexed it)."""
+    if rt.redis.exists(key(game_id, CLOCK_KEY)):
+        return
+    clocks = full_fold(rt, game_id)
+    if not clocks.version:
+        return
+    # nx: a projection that wrote a newer read model meanwhile wins
+    rt.redis.set(key(game_id, CLOCK_KEY), json.dumps(clocks.s), nx=True)
+    if clocks.kind != "none" or any(s["bot"] or s["unseat"] for s in clocks.s["seats"]):
+        due.set_due(rt.redis, game_id, clocks.next_due())
+        schedule(rt, game_id, clocks)
+
+
+CATCH_UP_FOLDS = 20  # games folded from event 1 per sweep by the catch-up
+
+
+def catch_up(rt: Runtime) -> int:
+    """The sweep's step of indexing the games waiting since before the due-time index:
+    one pipelined look at a batch of games, a whole fold for at most ``CATCH_UP_FOLDS``
+    of those without a clocks read model."""
+    def oldest_first(offset: int, limit: int) -> list[str]:
+        return rt.store.game_ids(offset, limit, newest_first=False)
+
+    def index(ids: list[str]) -> int:
+        pipe = rt.redis.pipeline(transaction=False)
+        for game_id in ids:
+            pipe.exists(key(game_id, CLOCK_KEY))
+        folds = 0
+        for n, (game_id, has_clocks) in enumerate(zip(ids, pipe.execute(), strict=True)):
+            if has_clocks:
+                continue
+            if folds == CATCH_UP_FOLDS:
+                return n  # the budget is spent: the next sweep starts at this game
+            folds += 1
+            try:
+                index_game(rt, game_id)
+            except (RedisConnectionError, RedisTimeoutError):
+                raise
+            except Exception:  # one broken game must not stop the others' catch-up
+                log.exception("catch-up: the clocks of %s failed", game_id)
+        return len(ids)
+    return due.catch_up(rt.redis, oldest_first, index)
+
+
 def store_read_model(pipe: Any, game_id: str, clocks: ClockFold) -> None:
     """Queue the write of the clocks read model on ``pipe`` (the projection's
     transaction)."""
-    import json
     pipe.set(key(game_id, CLOCK_KEY), json.dumps(clocks.s))

@@ -184,6 +184,41 @@ def test_clock_data_in_the_turn_read_model_is_shown(client, rt):
     assert "bank left: 3h 20m" in client.get(me_url(rt)).get_data(as_text=True)
 
 
+def clocked_game(rt, **platform):
+    table = rt.games.create("test-race", PLAYERS, {"target": 30}, platform=platform)
+    jobs.project(table.game_id)
+    return table.game_id
+
+
+def test_a_banked_clock_shows_the_time_left_on_it(client, rt):
+    from datetime import timedelta
+    start = rt.now()
+    rt.clock = lambda: start  # a controllable clock for the events and the page
+    game_id = clocked_game(rt, time_control={"kind": "bank", "bank_hours": 3})
+    rt.clock = lambda: start + timedelta(minutes=50)
+    page = client.get(me_url(rt)).get_data(as_text=True)
+    assert "Left on your clock: 2 h 10 min." in page
+    play(rt, game_id, 0, {"type": "ante", "amount": 1})  # Ada answered; her clock stands
+    rt.clock = lambda: start + timedelta(hours=2)
+    assert "Left on your clock: 2 h 10 min." in client.get(me_url(rt)).get_data(as_text=True)
+
+
+def test_a_turn_whose_time_ran_out_says_so_instead_of_move_by(client, rt):
+    from datetime import timedelta
+
+    from worker import timeouts
+    start = rt.now()
+    rt.clock = lambda: start
+    game_id = clocked_game(rt, time_control={"kind": "per_move", "hours": 1},
+                           reminders={"fractions": [], "hours_before": []})
+    rt.clock = lambda: start + timedelta(hours=1)
+    assert "TimedOut" in timeouts.check_game(rt, game_id)
+    jobs.project(game_id)
+    page = client.get(me_url(rt)).get_data(as_text=True)
+    assert "Your time ran out" in page and "Move by" not in page
+    assert "Left on your clock" not in page  # per move: the deadline says it all
+
+
 def lobby_form(client, **rows):
     data = {"csrf_token": csrf(client, "/"), "game": "test-race",
             "name0": "Ada", "email0": ADA, "tz0": "Europe/Paris",

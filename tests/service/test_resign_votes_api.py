@@ -156,6 +156,8 @@ def test_a_vote_on_a_stale_version_conflicts(client, new_game, clock):
     ({"kind": "abandon"}, "accept"),
     ({"kind": "surrender", "accept": True}, "kind"),
     ({"kind": "end", "accept": "yes"}, "accept"),
+    ({"kind": "end", "accept": 1}, "accept"),
+    ({"kind": "abandon", "accept": 0}, "accept"),
     ({"kind": "end", "accept": True, "expected_version": "3"}, "expected_version"),
     ({"kind": "end", "accept": True, "why": "tired"}, "why"),
 ])

@@ -179,6 +179,20 @@ def test_the_sweep_sends_held_emails_whose_time_has_come_and_only_those(quiet_rt
     assert rt.redis.zcard(quiet.HELD) == 0
 
 
+def test_the_sweep_reads_a_bounded_batch_of_held_emails_longest_held_first(
+        quiet_rt, clock, monkeypatch):
+    rt = quiet_rt
+    clock.at = datetime(2026, 6, 1, 21, 30, tzinfo=UTC)
+    game_id = new_game(rt)
+    jobs.project(game_id)  # two held: Bo's until 23:00, Ada's until 06:00 (UTC)
+    monkeypatch.setattr(quiet, "SWEEP_BATCH", 1)
+    clock.at = datetime(2026, 6, 2, 7, 0, tzinfo=UTC)
+    assert quiet.sweep(rt) == 1
+    assert len(mails_to(rt, BO["email"])) == 1 and mails_to(rt, ADA["email"]) == []
+    assert quiet.sweep(rt) == 1
+    assert len(mails_to(rt, ADA["email"])) == 1
+
+
 def test_a_held_reminder_is_sent_and_recorded_when_the_quiet_hours_end(quiet_rt, clock):
     rt = quiet_rt
     game_id = new_game(rt)
@@ -196,6 +210,27 @@ def test_a_held_reminder_is_sent_and_recorded_when_the_quiet_hours_end(quiet_rt,
     assert len(reminders_recorded(rt, game_id, "held")) == 1  # the decision, recorded once
 
 
+def test_a_held_reminder_of_a_turn_that_timed_out_in_the_night_is_not_sent(quiet_rt,
+                                                                            clock):
+    rt = quiet_rt
+    game_id = new_game(rt)
+    jobs.project(game_id)
+    clock.at = datetime(2026, 6, 1, 21, 0, tzinfo=UTC)  # 23:00 in Paris
+    turn = ada_to_move(rt, game_id)
+    clock.at += REMINDER_AFTER
+    assert jobs.remind(game_id, turn, 0) == ["ReminderSent"]  # held
+    clock.at += REMINDER_AFTER  # 03:00 in Paris: her four hours are over
+    assert jobs.check_clocks(game_id) == ["TimedOut"]
+    jobs.project(game_id)
+    clock.at = datetime(2026, 6, 2, 6, 0, tzinfo=UTC)
+    assert quiet.release(game_id, turn, 0, "remind") is False
+    assert mails_to(rt, ADA["email"], "Reminder") == []
+    assert rt.redis.zscore(quiet.HELD, f"{game_id}|{turn}|0|remind") is None
+    assert len(mails_to(rt, ADA["email"], "deadline")) == 0  # held: it goes at 08:00 too
+    (timed_out,) = [e for e in rt.store.iter(game_id) if e.type == ev.TIMED_OUT]
+    assert rt.redis.zscore(quiet.HELD, f"{game_id}|{timed_out.version}|0|timeout")
+
+
 def test_a_held_turn_email_is_not_sent_if_the_player_moved_meanwhile(quiet_rt, clock):
     rt = quiet_rt
     game_id = new_game(rt)
@@ -210,6 +245,31 @@ def test_a_held_turn_email_is_not_sent_if_the_player_moved_meanwhile(quiet_rt, c
     clock.at = datetime(2026, 6, 2, 6, 0, tzinfo=UTC)
     assert quiet.release(game_id, turn, 0, "turn") is False
     assert len(mails_to(rt, ADA["email"])) == before
+
+
+def test_a_time_out_email_due_in_quiet_hours_is_held_and_sent_once_when_they_end(
+        quiet_rt, clock):
+    rt = quiet_rt
+    rt.config["QUIET_HOURS"] = "off"  # no hold for the turn emails before it
+    game_id = new_game(rt)
+    jobs.project(game_id)
+    ada_to_move(rt, game_id)
+    rt.config["QUIET_HOURS"] = "22-8"
+    clock.at = datetime(2026, 6, 1, 23, 0, tzinfo=UTC)  # 01:00 in Paris, 08:00 in Tokyo
+    assert "TimedOut" in jobs.check_clocks(game_id)  # Ada's four hours ran out at 16:00
+    jobs.project(game_id)
+    (timed_out,) = [e for e in rt.store.iter(game_id) if e.type == ev.TIMED_OUT]
+    assert mails_to(rt, ADA["email"], "deadline") == []  # her night: held
+    assert len(mails_to(rt, BO["email"], "deadline")) == 1  # his morning: sent
+    assert pending_notices(rt) == []  # held, so the sweep does not resend it all night
+    paris_8 = datetime(2026, 6, 2, 6, 0, tzinfo=UTC)
+    assert rt.redis.zscore(quiet.HELD, f"{game_id}|{timed_out.version}|0|timeout") == \
+        paris_8.timestamp()
+    clock.at = paris_8
+    assert quiet.release(game_id, timed_out.version, 0, "timeout") is True
+    assert quiet.release(game_id, timed_out.version, 0, "timeout") is False  # once
+    assert len(mails_to(rt, ADA["email"], "deadline")) == 1
+    assert rt.redis.zcard(quiet.HELD) == 0
 
 
 def test_a_player_chooses_their_own_quiet_hours_or_none(quiet_rt, clock):

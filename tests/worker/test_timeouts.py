@@ -103,6 +103,45 @@ def test_a_lost_scheduled_job_is_fired_by_the_sweep(rt, create, clock):
     assert due.due_at(rt.redis, game_id) is None  # nothing more to wait for
 
 
+def test_a_game_waiting_since_before_the_due_index_joins_it_at_the_sweep(rt, create, clock):
+    # as a game projected before time controls shipped: no clocks read model, not indexed
+    game_id, _ = create(players=PLAYERS[:1], time_control=PER_MOVE, reminders=QUIET)
+    rt.redis.delete(f"rp:{{g:{game_id}}}:{timeouts.CLOCK_KEY}")
+    due.set_due(rt.redis, game_id, None)
+    jobs.sweep()
+    assert due.due_at(rt.redis, game_id) == (START + timedelta(hours=2)).timestamp()
+    clock.at(2)
+    rt.redis.delete(due.CATCH_UP)  # its day's pause over
+    jobs.sweep()
+    assert [e.data["seat"] for e in of_type(rt, game_id, "TimedOut")] == [0]
+
+
+def test_the_due_index_catch_up_goes_a_bounded_step_per_sweep(rt, clock):
+    ids = [rt.games.create("test-race", PLAYERS[:1], {"target": 30}).game_id
+           for _ in range(5)]
+    looked: list[list[str]] = []
+
+    def ids_at(offset, limit):
+        return ids[offset:offset + limit]
+
+    def index(batch):  # gets through at most two games a step
+        looked.append(batch[:2])
+        return min(2, len(batch))
+    assert [due.catch_up(rt.redis, ids_at, index, batch=3) for _ in range(4)] == [2, 2, 1, 0]
+    assert sum(looked, []) == ids  # each game once, in order; then done for a day
+    assert 0 < rt.redis.ttl(due.CATCH_UP) <= due.CATCH_UP_PAUSE
+
+
+def test_the_catch_up_folds_a_bounded_number_of_games_per_sweep(rt, clock, monkeypatch):
+    ids = [rt.games.create("test-race", PLAYERS[:1], {"target": 30}).game_id
+           for _ in range(3)]  # never projected: no clocks read model
+    monkeypatch.setattr(timeouts, "CATCH_UP_FOLDS", 2)
+    assert timeouts.catch_up(rt) == 2
+    assert [rt.redis.exists(f"rp:{{g:{g}}}:clock") for g in ids] == [1, 1, 0]
+    assert timeouts.catch_up(rt) == 1
+    assert all(rt.redis.exists(f"rp:{{g:{g}}}:clock") for g in ids)
+
+
 def test_bank_clock_counts_down_across_turns_with_increment_and_cap(rt, create, clock,
                                                                     client):
     game_id, tokens = create(time_control={"kind": "bank", "bank_hours": 3,
@@ -272,6 +311,20 @@ def test_reminders_go_out_at_the_configured_fractions(rt, create, clock):
     assert len(reminders) == 2
 
 
+def test_a_reminder_sent_by_a_run_that_died_before_recording_it_is_recorded_as_sent(
+        rt, create, clock):
+    from worker import notify
+    game_id, _ = create(players=PLAYERS[:1], time_control={"kind": "per_move", "hours": 8},
+                        reminders={"fractions": [0.5], "hours_before": []})
+    clock.at(4)
+    turn = timeouts.clocks_of(rt, game_id).s["seats"][0]["turn"]
+    # the first run sent the email, then died before appending its ReminderSent
+    assert notify.send_turn(rt, game_id, turn, 0, reminder=True, which="f0.5")
+    assert timeouts.check_game(rt, game_id) == ["ReminderSent"]
+    assert of_type(rt, game_id, "ReminderSent")[-1].data["outcome"] == "sent"
+    assert len([m for m in rt.mail.list() if m["subject"].startswith("Reminder")]) == 1
+
+
 def test_default_reminders_are_half_a_quarter_and_a_day_before(rt, create, clock):
     game_id, _ = create(players=PLAYERS[:1], time_control={"kind": "per_move", "hours": 96})
     c = timeouts.clocks_of(rt, game_id)
@@ -319,8 +372,48 @@ def test_the_clocks_after_a_take_back_match_a_fold_from_scratch(rt, create, cloc
     clock.at(2)
     rt.games.rewind(game_id, table.version, "test", "admin")
     jobs.project(game_id)
-    assert timeouts.read_model(rt, game_id).s == timeouts.clocks_of(rt, game_id).s
+    assert timeouts.read_model(rt, game_id).s == timeouts.full_fold(rt, game_id).s
     assert clk.parse_time(rt.store.read(game_id)[-1].at) == START.timestamp() + 2 * 3600
+
+
+def test_a_clock_check_folds_only_the_events_after_the_read_model(rt, create, clock,
+                                                                  monkeypatch):
+    game_id, _ = create(time_control={"kind": "bank", "bank_hours": 5,
+                                      "increment_hours": 1}, reminders=QUIET)
+    ante(rt, game_id, 0)
+    clock.at(1)
+    ante(rt, game_id, 1)  # projected: the read model is at this version
+    clock.at(1.5)
+    table = rt.games.load(game_id)
+    seat = min(table.to_act())
+    rt.games.play(game_id, seat, table.game.legal_moves(table.state, seat)[0],
+                  table.version)  # not projected yet
+    whole = timeouts.full_fold(rt, game_id)
+
+    def whole_log(*_args, **_kwargs):
+        raise AssertionError("a clock check read the whole log")
+    monkeypatch.setattr(rt.replayer, "walk", whole_log)
+    folded = timeouts.clocks_of(rt, game_id)
+    assert folded.version == rt.store.version(game_id) == timeouts.read_model(
+        rt, game_id).version + 1
+    assert folded.s == whole.s
+
+
+def test_a_rewind_after_the_read_model_refolds_the_whole_log(rt, create, clock):
+    game_id, _ = create(time_control={"kind": "bank", "bank_hours": 5}, reminders=QUIET)
+    ante(rt, game_id, 0)
+    clock.at(1)
+    ante(rt, game_id, 1)
+    clock.at(1.5)
+    table = rt.games.load(game_id)
+    seat = min(table.to_act())
+    rt.games.play(game_id, seat, table.game.legal_moves(table.state, seat)[0],
+                  table.version)
+    jobs.project(game_id)
+    clock.at(2)
+    rt.games.rewind(game_id, table.version, "test", "admin")  # not projected yet
+    assert timeouts.clocks_of(rt, game_id).s == timeouts.full_fold(rt, game_id).s
+    assert timeouts.clocks_of(rt, game_id).version == rt.store.version(game_id)
 
 
 def test_a_move_played_for_a_late_player_can_be_taken_back_and_is_not_replayed(rt, create,
