@@ -46,7 +46,7 @@ ENV_KEYS = [
     "SECRET_KEY", "REDIS_URL", "QUEUE_REDIS_URL", "BASE_URL", "MAIL_BACKEND", "SENDGRID_API_KEY",
     "SENDGRID_HOST", "MAIL_FROM", "ADMIN_TOKEN", "RAVENPOST_ENV",
     "RATELIMIT_STORAGE_URI", "LOBBY_LIMIT_PER_CLIENT", "LOBBY_LIMIT_PER_INVITEE",
-    "API_CREATE_QUOTA", "TRUSTED_PROXIES", "QUIET_HOURS",
+    "API_CREATE_QUOTA", "TRUSTED_PROXIES", "QUIET_HOURS", "VOTE_HOURS",
 ]
 
 
@@ -109,6 +109,15 @@ def check(config: dict[str, Any]) -> None:
     check_redis(config)
     if config["MAIL_BACKEND"] == "sendgrid" and not config.get("SENDGRID_API_KEY"):
         raise ConfigError("MAIL_BACKEND=sendgrid needs SENDGRID_API_KEY")
+    if config.get("VOTE_HOURS") is not None:
+        from events.votes import MAX_VOTE_HOURS
+        try:
+            hours = float(config["VOTE_HOURS"])
+        except (TypeError, ValueError):
+            hours = 0.0
+        if not 0 < hours <= MAX_VOTE_HOURS:
+            raise ConfigError(f"VOTE_HOURS must be a number of hours above 0 and at most "
+                              f"{MAX_VOTE_HOURS:g}, not {config['VOTE_HOURS']!r}")
 
 
 def check_redis(config: dict[str, Any]) -> None:

@@ -139,3 +139,11 @@ def test_the_service_says_so_at_start_when_redis_may_lose_moves(real_redis_url, 
         assert app.config["REDIS_PROBLEMS"]
     finally:
         real_redis.config_set("appendonly", before)
+
+
+def test_vote_hours_come_from_the_environment_and_must_be_a_sensible_number():
+    assert from_environment({"VOTE_HOURS": "24"})["VOTE_HOURS"] == "24"
+    check(production(VOTE_HOURS="24"))
+    for wrong in ("0", "-3", "721", "a week"):
+        with pytest.raises(ConfigError, match="VOTE_HOURS"):
+            check(production(VOTE_HOURS=wrong))
