@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from functools import cache
 from zoneinfo import available_timezones
@@ -35,6 +36,16 @@ def _options_from_form(game, form) -> dict:
     return options
 
 
+def _number(text: str) -> float | str:
+    """A form field's number (the API takes numbers only), or its text if it is none: the
+    schema then names the field."""
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    return value if math.isfinite(value) else text
+
+
 def _clock_from_form(form) -> dict:
     """The clock fieldset as ``options``' platform entries (the schema checks them and
     names the field that is wrong)."""
@@ -45,7 +56,7 @@ def _clock_from_form(form) -> dict:
     for name in ("hours", "bank_hours", "increment_hours", "cap_hours"):
         raw = form.get(f"tc_{name}", "").strip()
         if raw:
-            control[name] = raw
+            control[name] = _number(raw)
     out: dict = {"time_control": control, "on_timeout": form.get("on_timeout") or "wait"}
     bot_after = form.get("bot_after", "").strip()
     if bot_after:  # the schema takes a whole number only as a number, not as its text
@@ -54,7 +65,7 @@ def _clock_from_form(form) -> dict:
     for name in ("fractions", "hours_before"):
         raw = form.get(f"remind_{name}")
         if raw is not None:
-            reminders[name] = [v.strip() for v in raw.split(",") if v.strip()]
+            reminders[name] = [_number(v.strip()) for v in raw.split(",") if v.strip()]
     if reminders:
         out["reminders"] = reminders
     return out

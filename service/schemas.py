@@ -34,6 +34,15 @@ class JsonBool(fields.Boolean):
         return value
 
 
+class JsonNumber(fields.Float):
+    """A JSON number only (marshmallow's Float also takes its text, "1", and booleans)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 # Bidi controls that can reorder what a reader sees (all of them are also category Cf).
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
                           "\u200e\u200f\u061c")
@@ -112,7 +121,7 @@ MIN_CLOCK_HOURS = 1 / 3600  # a second: tests and demos use clocks of a few seco
 
 
 def _hours(minimum: float = MIN_CLOCK_HOURS, **kwargs) -> fields.Float:
-    return fields.Float(validate=validate.Range(min=minimum, max=MAX_CLOCK_HOURS), **kwargs)
+    return JsonNumber(validate=validate.Range(min=minimum, max=MAX_CLOCK_HOURS), **kwargs)
 
 
 class TimeControlIn(StrictSchema):
@@ -145,7 +154,7 @@ class RemindersIn(StrictSchema):
     """When reminders go out: at these fractions of a turn's time left, and these
     hours before the deadline (defaults: half, a quarter, and 24 hours)."""
 
-    fractions = fields.List(fields.Float(validate=validate.Range(
+    fractions = fields.List(JsonNumber(validate=validate.Range(
         min=0, max=1, min_inclusive=False, max_inclusive=False)),
         validate=validate.Length(max=6))
     hours_before = fields.List(_hours(), validate=validate.Length(max=6))

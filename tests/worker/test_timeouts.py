@@ -337,7 +337,10 @@ def test_unknown_time_control_values_are_a_400_naming_the_field(client):
                            ({"on_timeout": "panic"}, "on_timeout"),
                            ({"time_control": {"kind": "per_move"}}, "hours"),
                            ({"time_control": {"kind": "bank", "bank_hours": 1,
-                                              "speed": 2}}, "speed")):
+                                              "speed": 2}}, "speed"),
+                           ({"time_control": {"kind": "per_move", "hours": "1"}}, "hours"),
+                           ({"time_control": {"kind": "per_move", "hours": True}}, "hours"),
+                           ({"reminders": {"fractions": ["0.5"]}}, "fractions")):
         reply = client.post("/api/v1/games", headers=admin_headers(), json={
             "game": "test-race", "players": PLAYERS, "options": {"target": 40, **options}})
         assert reply.status_code == 400, options
