@@ -135,8 +135,11 @@ def emails(redis_client) -> int:
 
 def settled_notices(redis_client) -> int:
     """Turn notices the worker has settled: mailed, or found out of date (the player
-    had moved on before the email job ran, so there was nothing to say)."""
-    return sum(1 for _ in redis_client.scan_iter("*:mailed:turn:*", 1000))
+    had moved on before the email job ran, so there was nothing to say), whether when
+    the email was about to be built or already when the turn was projected (the
+    projection's counter: such a notice gets no marker)."""
+    return (sum(1 for _ in redis_client.scan_iter("*:mailed:turn:*", 1000))
+            + int(redis_client.get("rp:stats:superseded_notices") or 0))
 
 
 def percentile(values: list[float], p: float) -> float:

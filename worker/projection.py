@@ -42,6 +42,9 @@ NOTICE_MAX_PENDING = timedelta(days=7)
 
 LOBBY = "rp:lobby"  # sorted set: game id -> last update time
 PENDING_GAMES = "rp:pending"  # set of game ids with notices not yet confirmed sent
+# how many turn notices were out of date when projected (never pending, never mailed):
+# a counter for operators and benchmarks
+SUPERSEDED = "rp:stats:superseded_notices"
 
 
 @dataclass(frozen=True)
@@ -183,6 +186,9 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
         entry["deadline"] = deadlines.get(seat)
     notices = [replace(n, deadline=awaiting.get(n.seat, {}).get("deadline"))
                if n.kind == "turn" else n for n in notices]
+    found = len(notices)
+    notices = [n for n in notices if not superseded(n, awaiting)]
+    superseded_count = found - len(notices)
     pipe = rt.redis.pipeline(transaction=True)
     pipe.delete(key(game_id, "awaiting"))
     if awaiting:
@@ -207,11 +213,26 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     pipe.zadd(LOBBY, {game_id: time.time()})
     if notices:
         pipe.sadd(PENDING_GAMES, game_id)
+    if superseded_count:
+        pipe.incrby(SUPERSEDED, superseded_count)
     pipe.execute()
     snapshot_version = json.loads(snapshot_raw) if snapshot_raw else 0
     if table.version - snapshot_version >= rt.config["SNAPSHOT_EVERY"] or table.ended:
         rt.replayer.write_snapshot(table)
     return notices
+
+
+def superseded(notice: Notice, awaiting: dict[int, dict]) -> bool:
+    """Whether a turn notice is out of date already when it is projected: its seat's
+    turn passed within the events this fold covers (the seat is no longer awaited, or
+    awaited for a later turn).  Its email would say "your move" about a past move, and
+    the send path would skip it for that very reason (``worker.notify.send_turn``); the
+    read model only moves forward, so it stays out of date.  Invitations (version 1)
+    always go out."""
+    if notice.kind != "turn" or notice.version == 1:
+        return False
+    entry = awaiting.get(notice.seat)
+    return entry is None or entry["version"] != notice.version
 
 
 def _clocks_at(rt: Runtime, game_id: str, projected: int,
