@@ -98,7 +98,9 @@ def watch(redis_client, run: Run, stop: threading.Event, samples: list[int]) -> 
         for k in keys:
             pipe.get(k)
         pipe.llen("rq:queue:ravenpost")
-        *values, queue_length = pipe.execute()
+        pipe.llen("rq:queue:ravenpost-mail")
+        *values, queue_length, mail_length = pipe.execute()
+        queue_length += mail_length
         now = time.monotonic()
         samples.append(queue_length)
         for (gid, _), value in zip(run.games, values, strict=True):
@@ -116,8 +118,9 @@ def rq_bytes(redis_client) -> int:
 
 def drained(redis_client, run: Run) -> bool:
     """Nothing queued or running, every game projected, every notice settled."""
-    if redis_client.llen("rq:queue:ravenpost") or redis_client.zcard("rq:wip:ravenpost"):
-        return False
+    for queue in ("ravenpost", "ravenpost-mail"):
+        if redis_client.llen(f"rq:queue:{queue}") or redis_client.zcard(f"rq:wip:{queue}"):
+            return False
     pipe = redis_client.pipeline(transaction=False)
     for gid, _ in run.games:
         pipe.get(f"rp:{{g:{gid}}}:projected")

@@ -51,6 +51,8 @@ from rq.scheduler import RQScheduler
 from rq.scripts import release_lock
 from rq.utils import now
 
+from worker.queue import QUEUE_NAME, QUEUES
+
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 5
@@ -217,7 +219,10 @@ def make_worker(rq_redis: redis.Redis, queue_name: str, tick=None,
     rq_log = logging.getLogger("rq.worker")
     if _not_routine not in rq_log.filters:
         rq_log.addFilter(_not_routine)
-    return worker_class()([Queue(queue_name, connection=rq_redis)], connection=rq_redis,
+    # the main queue's worker also takes the emails, but only when the main queue is empty
+    names = QUEUES if queue_name == QUEUE_NAME else (queue_name,)
+    return worker_class()([Queue(name, connection=rq_redis) for name in names],
+                          connection=rq_redis,
                           tick=tick, scheduler_name=scheduler_name,
                           log_job_description=False)
 
