@@ -71,8 +71,8 @@ def request_mail(rt, game_id: str, version: int) -> None:
     (its picture rendered) costs ten projections.  Its notices are pending already, so a
     lost job costs a sweep's delay, never the email."""
     rt.enqueuer.enqueue_coalesced(send_pending, game_id, job_id=f"mail:{game_id}",
-                                  busy_id=f"mail:{game_id}:{version}",
-                                  queue=MAIL_QUEUE_NAME)
+                                  busy_id=f"mail:{game_id}:next", queue=MAIL_QUEUE_NAME,
+                                  last_id=f"mail:{game_id}:{version}")
 
 
 def send_pending(game_id: str) -> int:
@@ -139,20 +139,23 @@ def request_projection(enqueuer, game_id: str, version: int,
     """Ask for the projection of ``game_id`` after its event ``version`` was appended.
 
     A waiting ``project:<game>`` job will fold that event, so nothing is added; while
-    one runs, ``project:<game>:<version>`` is enqueued, which projects whatever that
-    run left (or finds the game's projection lease held, in which case the holder
-    checks the log again once it lets go: see :func:`worker.projection.project_game`).
+    one runs, ``project:<game>:next`` is enqueued unless it waits already (and only if
+    it runs too, ``project:<game>:<version>``), which projects whatever that run left
+    (or finds the game's projection lease held, in which case the holder checks the
+    log again once it lets go: see :func:`worker.projection.project_game`).  So a busy
+    game has at most two projection jobs waiting, however fast its moves come.
     ``statuses``: the replies of :func:`projection_status_commands`, read right after
     the append in its own round trip (then no round trip reads them here).
     """
     enqueuer.enqueue_coalesced(project, game_id, job_id=f"project:{game_id}",
-                               busy_id=f"project:{game_id}:{version}", statuses=statuses)
+                               busy_id=f"project:{game_id}:next", statuses=statuses,
+                               last_id=f"project:{game_id}:{version}")
 
 
 def projection_status_commands(enqueuer, game_id: str, version: int) -> list | None:
     """The reads :func:`request_projection` needs after the append of ``version``, to
     send in the append's pipeline (None: the queue is on another Redis)."""
-    return enqueuer.status_commands(f"project:{game_id}", f"project:{game_id}:{version}")
+    return enqueuer.status_commands(f"project:{game_id}", f"project:{game_id}:next")
 
 
 def notify(game_id: str, version: int, seat: int) -> bool:

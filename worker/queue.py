@@ -80,7 +80,7 @@ class Enqueuer:
 
     def enqueue_coalesced(self, func: Callable[..., Any], *args: Any, job_id: str,
                           busy_id: str, statuses: Sequence[Any] | None = None,
-                          queue: str = QUEUE_NAME) -> None:
+                          queue: str = QUEUE_NAME, last_id: str | None = None) -> None:
         """Enqueue ``func(*args)`` under ``job_id`` unless that job is already waiting.
 
         For jobs that do everything outstanding when they run (a projection folds every
@@ -89,6 +89,11 @@ class Enqueuer:
         finished job's record, taking with it any new job of the same id enqueued
         meanwhile; so the work goes under ``busy_id`` then (a distinct id, e.g. with the
         version, so that no finishing job can take it with it).
+
+        With ``last_id``, ``busy_id`` may be a fixed id (``<job>:next``): while both it
+        and ``job_id`` are waiting or running, a busy game gets one job, not one per
+        write; only while both run (two workers on one game) does the work go under
+        ``last_id`` (distinct per write, as ``busy_id`` is without it).
 
         ``statuses``: the replies of :meth:`status_commands` for ``(job_id, busy_id)``,
         read *after* the caller's write (in the same pipeline, after it): the caller
@@ -106,8 +111,12 @@ class Enqueuer:
             return
         if status == "started":
             if statuses is None:
-                self.enqueue(func, *args, job_id=busy_id, queue=queue)
-            elif busy not in WAITING:
+                busy = self.status(busy_id.replace(":", "-"))
+            if busy in WAITING:
+                return
+            if busy == "started" and last_id is not None:
+                self._put(func, args, last_id.replace(":", "-"), None, queue)
+            else:
                 self._put(func, args, busy_id.replace(":", "-"), None, queue)
             return
         self._put(func, args, job_id, None, queue)

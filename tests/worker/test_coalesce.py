@@ -62,10 +62,37 @@ def test_a_move_made_while_the_projection_runs_gets_a_job_of_its_own(rq_rt):
     version = play_one(rq_rt, gid)
     jobs.request_projection(rq_rt.enqueuer, gid, version)
     # RQ deletes a finished job's record: a job of the running one's id would go with it
-    assert queued(rq_rt) == [f"project-{gid}-{version}"]
+    assert queued(rq_rt) == [f"project-{gid}-next"]
     SimpleWorker([Queue(QUEUE_NAME, connection=rq_rt.rq_redis)],
                  connection=rq_rt.rq_redis).work(burst=True)
     assert projected(rq_rt, gid) == version
+
+
+def test_moves_made_while_the_projection_runs_add_one_job_not_one_each(rq_rt):
+    gid = rq_rt.games.create("test-race", PLAYERS, {"target": 30}).game_id
+    jobs.request_projection(rq_rt.enqueuer, gid, 1)
+    running = Job.fetch(f"project-{gid}", connection=rq_rt.rq_redis)
+    Queue(QUEUE_NAME, connection=rq_rt.rq_redis).remove(running)
+    running.set_status(JobStatus.STARTED)
+    for _ in range(4):
+        jobs.request_projection(rq_rt.enqueuer, gid, play_one(rq_rt, gid))
+    assert queued(rq_rt) == [f"project-{gid}-next"]
+
+
+def test_while_both_projection_jobs_of_a_game_run_a_move_gets_a_job_of_its_own(rq_rt):
+    gid = rq_rt.games.create("test-race", PLAYERS, {"target": 30}).game_id
+    queue = Queue(QUEUE_NAME, connection=rq_rt.rq_redis)
+    jobs.request_projection(rq_rt.enqueuer, gid, 1)
+    first = Job.fetch(f"project-{gid}", connection=rq_rt.rq_redis)
+    queue.remove(first)
+    first.set_status(JobStatus.STARTED)
+    jobs.request_projection(rq_rt.enqueuer, gid, play_one(rq_rt, gid))
+    spare = Job.fetch(f"project-{gid}-next", connection=rq_rt.rq_redis)
+    queue.remove(spare)
+    spare.set_status(JobStatus.STARTED)  # a second worker took it
+    version = play_one(rq_rt, gid)
+    jobs.request_projection(rq_rt.enqueuer, gid, version)
+    assert queued(rq_rt) == [f"project-{gid}-{version}"]
 
 
 def test_a_projection_that_finds_the_game_taken_leaves_its_event_to_the_holder(
