@@ -119,7 +119,7 @@ def _lags(rt: Runtime, game_id: str) -> bool:
 
 def _read(rt: Runtime, game_id: str, everything: bool = False) -> list[Any]:
     """In one round trip: the log's last version, the version projected, and with
-    ``everything`` the game's ``awaiting``, settings and snapshot version."""
+    ``everything`` the game's ``awaiting``, settings, snapshot version and clocks."""
     pipe = rt.redis.pipeline(transaction=False)
     pipe.xrevrange(key(game_id, "log"), count=1)
     pipe.get(key(game_id, "projected"))
@@ -127,18 +127,20 @@ def _read(rt: Runtime, game_id: str, everything: bool = False) -> list[Any]:
         pipe.hgetall(key(game_id, "awaiting"))
         pipe.get(key(game_id, "settings"))
         pipe.get(key(game_id, "snapshot_version"))
+        pipe.get(key(game_id, timeouts.CLOCK_KEY))  # the clocks read model
     last, projected, *rest = pipe.execute()
     return [int(last[0][0].split("-", 1)[1]) if last else 0, int(projected or 0), *rest]
 
 
 def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
-    last, projected, awaiting_raw, settings_raw, snapshot_raw = _read(rt, game_id, True)
+    last, projected, awaiting_raw, settings_raw, snapshot_raw, clock_raw = _read(
+        rt, game_id, True)
     if projected >= last:
         return []
     table = rt.replayer.load(game_id, at=projected) if projected else None
     awaiting = {int(s): json.loads(v) for s, v in awaiting_raw.items()}
     hours = (json.loads(settings_raw or "null") or {}).get("deadline_hours")
-    clocks = _clocks_at(rt, game_id, projected, hours)
+    clocks = _clocks_at(projected, hours, clock_raw)
     notices: list[Notice] = []
     since = time.time()
     for event in rt.store.iter(game_id, projected + 1, last):
@@ -175,6 +177,8 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
             notices += [Notice("ended", event.version, s, since=since)
                         for s in range(len(table.names))]
     assert table is not None
+    # this process's next projection of the game starts from here, not from a snapshot
+    rt.replayer._remember(table)
     if not table.ended and table.outcome() is not None:
         rt.games.end_if_over(game_id)  # the web process died before recording the end
     if clocks is None or clocks.version != table.version:
@@ -235,13 +239,14 @@ def superseded(notice: Notice, awaiting: dict[int, dict]) -> bool:
     return entry is None or entry["version"] != notice.version
 
 
-def _clocks_at(rt: Runtime, game_id: str, projected: int,
-               hours: float | None) -> timeouts.ClockFold | None:
-    """The clocks read model at version ``projected`` (a fresh fold for a new game);
-    None if it is missing or stands elsewhere (then the whole log is folded)."""
+def _clocks_at(projected: int, hours: float | None,
+               raw: str | None) -> timeouts.ClockFold | None:
+    """The clocks read model (``raw``, as stored) at version ``projected`` (a fresh fold
+    for a new game); None if it is missing or stands elsewhere (then the whole log is
+    folded)."""
     if not projected:
         return timeouts.ClockFold(deadline_hours=hours)
-    clocks = timeouts.read_model(rt, game_id)
+    clocks = timeouts.ClockFold(json.loads(raw)) if raw else None
     return clocks if clocks is not None and clocks.version == projected else None
 
 
