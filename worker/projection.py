@@ -139,6 +139,7 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
         return []
     table = rt.replayer.load(game_id, at=projected) if projected else None
     awaiting = {int(s): json.loads(v) for s, v in awaiting_raw.items()}
+    turns_before = {seat: entry["version"] for seat, entry in awaiting.items()}
     hours = (json.loads(settings_raw or "null") or {}).get("deadline_hours")
     clocks = _clocks_at(projected, hours, clock_raw)
     notices: list[Notice] = []
@@ -193,7 +194,13 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     found = len(notices)
     notices = [n for n in notices if not superseded(n, awaiting)]
     superseded_count = found - len(notices)
+    # turns awaited before this fold that it saw pass: their notices, if still pending
+    # (their email job has not run yet), are out of date as those above are
+    passed = [f"turn:{version}:{seat}" for seat, version in turns_before.items()
+              if version != 1 and awaiting.get(seat, {}).get("version") != version]
     pipe = rt.redis.pipeline(transaction=True)
+    if passed:
+        pipe.hdel(key(game_id, "pending"), *passed)
     pipe.delete(key(game_id, "awaiting"))
     if awaiting:
         pipe.hset(key(game_id, "awaiting"),
@@ -205,7 +212,9 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     if clocks.version:
         timeouts.store_read_model(pipe, game_id, clocks)
     pipe.set(key(game_id, "projected"), table.version)
-    pipe.execute()
+    replies = pipe.execute()
+    if passed:
+        superseded_count += replies[0]
     if clocks.version and clocks.kind != "none" or any(
             s["bot"] or s["unseat"] for s in clocks.s["seats"]):
         due.set_due(rt.redis, game_id, clocks.next_due())

@@ -72,6 +72,21 @@ def test_a_turn_played_before_its_projection_gets_no_email_and_no_pending_notice
     assert int(rt.redis.get(SUPERSEDED)) >= 1
 
 
+def test_a_pending_turn_email_is_dropped_once_the_projection_sees_the_turn_pass(rt, game):
+    jobs.project(game)
+    rt.games.play(game, 0, {"type": "ante", "amount": 1}, 1)
+    rt.games.play(game, 1, {"type": "ante", "amount": 1}, 2)
+    table = rt.games.load(game)
+    seat = table.game.to_act(table.state).pop()
+    project_game(rt, game, deliver=lambda *_: None)  # its email job has not run yet
+    assert f"turn:3:{seat}" in rt.redis.hkeys(key(game, "pending"))
+    rt.games.play(game, seat, table.game.legal_moves(table.state, seat)[0], table.version)
+    jobs.project(game)
+    assert f"turn:3:{seat}" not in rt.redis.hkeys(key(game, "pending"))
+    assert rt.redis.get(key(game, f"mailed:turn:3:{seat}")) is None
+    assert len(mails_to(rt, PLAYERS[seat]["email"])) == 1  # the invitation only
+
+
 def test_simultaneous_step_does_not_re_email_a_seat_still_to_act(rt, game):
     jobs.project(game)
     rt.games.play(game, 0, {"type": "ante", "amount": 1}, 1)
