@@ -13,7 +13,7 @@ from rq.job import Job, JobStatus
 from service.config import DEFAULTS
 from tests.support import PLAYERS
 from worker import jobs, process, projection
-from worker.queue import QUEUE_NAME
+from worker.queue import MAIL_QUEUE_NAME, QUEUE_NAME, QUEUES
 from worker.runtime import Runtime, set_runtime
 
 
@@ -151,3 +151,16 @@ def test_jobs_in_one_worker_share_one_runtime_and_its_compiled_templates(rq_rt):
     jobs.request_projection(rq_rt.enqueuer, gid, play_one(rq_rt, gid))
     process.make_worker(rq_rt.rq_redis, QUEUE_NAME).work(burst=True)
     assert all(rq_rt.emails.cache[k] is t for k, t in compiled.items())  # ... and reused
+
+
+def test_a_worker_takes_emails_after_projections_but_not_never(rq_rt):
+    worker = process.make_worker(rq_rt.rq_redis, QUEUE_NAME)
+    main, mail = worker.queues
+    assert [q.name for q in worker.queues] == list(QUEUES)
+    worker.reorder_queues(main)
+    assert worker._ordered_queues[0].name == QUEUE_NAME  # projections first
+    worker._later_queue_at -= process.MAIL_AT_LEAST_EVERY + 1  # no email job for a while
+    worker.reorder_queues(main)
+    assert worker._ordered_queues[0].name == MAIL_QUEUE_NAME  # the next email goes first
+    worker.reorder_queues(mail)
+    assert worker._ordered_queues[0].name == QUEUE_NAME
