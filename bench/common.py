@@ -122,6 +122,10 @@ def procfile_command(name: str, env: dict[str, str]) -> list[str]:
             argv = [a.replace("0.0.0.0:", "127.0.0.1:") for a in argv]
             if argv[0] in ("gunicorn", "ravenpost"):
                 argv[0] = str(Path(sys.executable).with_name(argv[0]))
+            profile_dir = env.get("BENCH_PROFILE_WORKER")
+            if name == "worker" and profile_dir:  # cProfile each worker (one file each)
+                out = tempfile.mktemp(prefix="worker-", suffix=".prof", dir=profile_dir)
+                argv = [sys.executable, "-m", "cProfile", "-o", out, *argv]
             return argv
     raise KeyError(name)
 

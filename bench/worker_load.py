@@ -98,7 +98,9 @@ def watch(redis_client, run: Run, stop: threading.Event, samples: list[int]) -> 
         for k in keys:
             pipe.get(k)
         pipe.llen("rq:queue:ravenpost")
-        *values, queue_length = pipe.execute()
+        pipe.llen("rq:queue:ravenpost-mail")
+        *values, queue_length, mail_length = pipe.execute()
+        queue_length += mail_length
         now = time.monotonic()
         samples.append(queue_length)
         for (gid, _), value in zip(run.games, values, strict=True):
@@ -116,8 +118,9 @@ def rq_bytes(redis_client) -> int:
 
 def drained(redis_client, run: Run) -> bool:
     """Nothing queued or running, every game projected, every notice settled."""
-    if redis_client.llen("rq:queue:ravenpost") or redis_client.zcard("rq:wip:ravenpost"):
-        return False
+    for queue in ("ravenpost", "ravenpost-mail"):
+        if redis_client.llen(f"rq:queue:{queue}") or redis_client.zcard(f"rq:wip:{queue}"):
+            return False
     pipe = redis_client.pipeline(transaction=False)
     for gid, _ in run.games:
         pipe.get(f"rp:{{g:{gid}}}:projected")
@@ -135,8 +138,11 @@ def emails(redis_client) -> int:
 
 def settled_notices(redis_client) -> int:
     """Turn notices the worker has settled: mailed, or found out of date (the player
-    had moved on before the email job ran, so there was nothing to say)."""
-    return sum(1 for _ in redis_client.scan_iter("*:mailed:turn:*", 1000))
+    had moved on before the email job ran, so there was nothing to say), whether when
+    the email was about to be built or already when the turn was projected (the
+    projection's counter: such a notice gets no marker)."""
+    return (sum(1 for _ in redis_client.scan_iter("*:mailed:turn:*", 1000))
+            + int(redis_client.get("rp:stats:superseded_notices") or 0))
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -1,6 +1,7 @@
 """RQ jobs: plain functions with plain arguments; each reloads what it needs.
 
-Job ids are deterministic (``project:<game>``, ``notify:<game>:<version>:<seat>``,
+Job ids are deterministic (``project:<game>``, ``mail:<game>`` on the email queue,
+``notify:<game>:<version>:<seat>``,
 ``sweep``...), and every job is idempotent, so a crash, a retry or a duplicate enqueue
 never sends a second email or corrupts a read model.
 
@@ -17,6 +18,7 @@ at most one period.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from datetime import timedelta
@@ -24,9 +26,11 @@ from datetime import timedelta
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from events.store import key
 from worker import digest, due, quiet, timeouts
 from worker import notify as mail
 from worker.projection import (
+    SUPERSEDED,
     Notice,
     enqueue_notice,
     lagging_games,
@@ -34,7 +38,9 @@ from worker.projection import (
     pending_notices,
     project_game,
     schedule_deadline,
+    superseded,
 )
+from worker.queue import MAIL_QUEUE_NAME
 from worker.runtime import runtime
 
 log = logging.getLogger(__name__)
@@ -46,20 +52,70 @@ SWEEP_LAST = "rp:sweep:last"  # unix time the last sweep ended
 
 
 def project(game_id: str) -> int:
-    """Fold new events of one game into its read models and send the emails they call
-    for (each is pending before it is sent: one that fails is left to the sweep)."""
-    return len(project_game(runtime(), game_id, deliver=deliver_now))
+    """Fold new events of one game into its read models and ask for the emails they
+    call for (each is pending before: one whose job is lost is left to the sweep)."""
+    asked: set[float | None] = set()
+
+    def deliver(rt, game_id: str, notice: Notice) -> None:
+        schedule_deadline(rt, game_id, notice)
+        if notice.since not in asked:  # one email job per fold round (same ``since``)
+            asked.add(notice.since)
+            request_mail(rt, game_id, notice.version)
+
+    return len(project_game(runtime(), game_id, deliver=deliver))
+
+
+def request_mail(rt, game_id: str, version: int) -> None:
+    """Leave the game's pending emails to its coalesced email job (:func:`send_pending`)
+    on the email queue, which a worker takes only when no projection waits: an email
+    (its picture rendered) costs ten projections.  Its notices are pending already, so a
+    lost job costs a sweep's delay, never the email."""
+    rt.enqueuer.enqueue_coalesced(send_pending, game_id, job_id=f"mail:{game_id}",
+                                  busy_id=f"mail:{game_id}:next", queue=MAIL_QUEUE_NAME,
+                                  last_id=f"mail:{game_id}:{version}")
+
+
+def send_pending(game_id: str) -> int:
+    """Send the pending emails of one game, oldest first; a turn notice whose turn has
+    passed meanwhile is settled without building anything (no lease, no picture), in
+    one round trip for all of them.  Returns how many notices it settled or sent."""
+    rt = runtime()
+    pipe = rt.redis.pipeline(transaction=False)
+    pipe.hvals(key(game_id, "pending"))
+    pipe.hgetall(key(game_id, "awaiting"))
+    raw, awaiting_raw = pipe.execute()
+    notices = sorted((Notice(**json.loads(m)) for m in raw),
+                     key=lambda n: (n.version, n.kind, n.seat))
+    awaiting = {int(s): json.loads(v) for s, v in awaiting_raw.items()}
+    passed = [n for n in notices if superseded(n, awaiting)]
+    if passed:
+        # what send_turn would find (its turn is over: nothing to say), without its lease
+        pipe = rt.redis.pipeline(transaction=False)
+        pipe.hdel(key(game_id, "pending"), *(n.ident for n in passed))
+        pipe.incrby(SUPERSEDED, len(passed))
+        pipe.execute()
+    for notice in notices:
+        if notice not in passed:
+            send_notice(rt, game_id, notice)
+    return len(notices)
 
 
 def deliver_now(rt, game_id: str, notice: Notice) -> None:
-    """Send a notice's email in this job rather than in a job of its own.
+    """Schedule the notice's clocks and send its email in this job."""
+    schedule_deadline(rt, game_id, notice)
+    send_notice(rt, game_id, notice)
+
+
+def send_notice(rt, game_id: str, notice: Notice) -> None:
+
+
+    """Send a notice's email here rather than in a job of its own.
 
     The same send, under the same lease and marker, as the email job's
     (:mod:`worker.notify`), so the rules of "once" hold unchanged; what it saves is a
-    whole RQ job per move (about 30 Redis round trips of RQ's own bookkeeping).  A send
-    that fails leaves its notice pending, and the sweep enqueues its email job.
+    whole RQ job per notice (about 30 Redis round trips of RQ's own bookkeeping).  A
+    send that fails leaves its notice pending, and the sweep enqueues its email job.
     """
-    schedule_deadline(rt, game_id, notice)
     try:
         if notice.kind == "turn":
             mail.send_turn(rt, game_id, notice.version, notice.seat)
@@ -83,20 +139,23 @@ def request_projection(enqueuer, game_id: str, version: int,
     """Ask for the projection of ``game_id`` after its event ``version`` was appended.
 
     A waiting ``project:<game>`` job will fold that event, so nothing is added; while
-    one runs, ``project:<game>:<version>`` is enqueued, which projects whatever that
-    run left (or finds the game's projection lease held, in which case the holder
-    checks the log again once it lets go: see :func:`worker.projection.project_game`).
+    one runs, ``project:<game>:next`` is enqueued unless it waits already (and only if
+    it runs too, ``project:<game>:<version>``), which projects whatever that run left
+    (or finds the game's projection lease held, in which case the holder checks the
+    log again once it lets go: see :func:`worker.projection.project_game`).  So a busy
+    game has at most two projection jobs waiting, however fast its moves come.
     ``statuses``: the replies of :func:`projection_status_commands`, read right after
     the append in its own round trip (then no round trip reads them here).
     """
     enqueuer.enqueue_coalesced(project, game_id, job_id=f"project:{game_id}",
-                               busy_id=f"project:{game_id}:{version}", statuses=statuses)
+                               busy_id=f"project:{game_id}:next", statuses=statuses,
+                               last_id=f"project:{game_id}:{version}")
 
 
 def projection_status_commands(enqueuer, game_id: str, version: int) -> list | None:
     """The reads :func:`request_projection` needs after the append of ``version``, to
     send in the append's pipeline (None: the queue is on another Redis)."""
-    return enqueuer.status_commands(f"project:{game_id}", f"project:{game_id}:{version}")
+    return enqueuer.status_commands(f"project:{game_id}", f"project:{game_id}:next")
 
 
 def notify(game_id: str, version: int, seat: int) -> bool:

@@ -51,6 +51,8 @@ from rq.scheduler import RQScheduler
 from rq.scripts import release_lock
 from rq.utils import now
 
+from worker.queue import QUEUE_NAME, QUEUES
+
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 5
@@ -58,6 +60,10 @@ CLEAN_SECONDS = 60  # RQ's registry clean-up (10 minutes by default)
 WORKER_TTL = 20  # RQ blocks for worker_ttl - 15 s waiting for a job: one tick
 STALE_LOCK_SECONDS = 10
 MAX_RECONNECT_WAIT = 4.0
+# The email queue comes after the projection queue, but not for ever: a worker that has
+# taken no email job for this long takes the next one first (if any waits), so a
+# saturated evening delays emails by seconds rather than starving them.
+MAIL_AT_LEAST_EVERY = 2.0
 
 
 class RavenpostScheduler(RQScheduler):
@@ -107,6 +113,19 @@ class _Recovering:
         # Redis restart the new one renews the lock the last one held instead of waiting.
         self._scheduler_name = scheduler_name
         self._cleaned_at: float | None = None
+        self._later_queue_at = time.monotonic()
+
+    def reorder_queues(self, reference_queue) -> None:
+        """After each dequeue: the queues in their order of priority, except that the
+        later ones (emails) go first once none was taken for ``MAIL_AT_LEAST_EVERY``."""
+        if len(self.queues) < 2:
+            return
+        now = time.monotonic()
+        if reference_queue.name != self.queues[0].name:
+            self._later_queue_at = now
+            self._ordered_queues = list(self.queues)
+        elif now - self._later_queue_at > MAIL_AT_LEAST_EVERY:
+            self._ordered_queues = [*self.queues[1:], self.queues[0]]
 
     def _start_scheduler(self, burst: bool = False, logging_level: str | None = "INFO",
                          date_format: str = DEFAULT_LOGGING_DATE_FORMAT,
@@ -217,7 +236,10 @@ def make_worker(rq_redis: redis.Redis, queue_name: str, tick=None,
     rq_log = logging.getLogger("rq.worker")
     if _not_routine not in rq_log.filters:
         rq_log.addFilter(_not_routine)
-    return worker_class()([Queue(queue_name, connection=rq_redis)], connection=rq_redis,
+    # the main queue's worker also takes the emails, but only when the main queue is empty
+    names = QUEUES if queue_name == QUEUE_NAME else (queue_name,)
+    return worker_class()([Queue(name, connection=rq_redis) for name in names],
+                          connection=rq_redis,
                           tick=tick, scheduler_name=scheduler_name,
                           log_job_description=False)
 

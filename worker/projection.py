@@ -44,6 +44,9 @@ NOTICE_MAX_PENDING = timedelta(days=7)
 # Indexes across games, each split into buckets on a cluster (see events/shards.py):
 LOBBY = "rp:lobby"  # sorted set: game id -> last update time
 PENDING_GAMES = "rp:pending"  # set of game ids with notices not yet confirmed sent
+# how many turn notices were out of date when projected (never pending, never mailed):
+# a counter for operators and benchmarks
+SUPERSEDED = "rp:stats:superseded_notices"
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,7 @@ def _lags(rt: Runtime, game_id: str) -> bool:
 
 def _read(rt: Runtime, game_id: str, everything: bool = False) -> list[Any]:
     """In one round trip: the log's last version, the version projected, and with
-    ``everything`` the game's ``awaiting``, settings and snapshot version."""
+    ``everything`` the game's ``awaiting``, settings, snapshot version and clocks."""
     pipe = rt.redis.pipeline(transaction=False)
     pipe.xrevrange(key(game_id, "log"), count=1)
     pipe.get(key(game_id, "projected"))
@@ -126,18 +129,21 @@ def _read(rt: Runtime, game_id: str, everything: bool = False) -> list[Any]:
         pipe.hgetall(key(game_id, "awaiting"))
         pipe.get(key(game_id, "settings"))
         pipe.get(key(game_id, "snapshot_version"))
+        pipe.get(key(game_id, timeouts.CLOCK_KEY))  # the clocks read model
     last, projected, *rest = pipe.execute()
     return [int(last[0][0].split("-", 1)[1]) if last else 0, int(projected or 0), *rest]
 
 
 def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
-    last, projected, awaiting_raw, settings_raw, snapshot_raw = _read(rt, game_id, True)
+    last, projected, awaiting_raw, settings_raw, snapshot_raw, clock_raw = _read(
+        rt, game_id, True)
     if projected >= last:
         return []
     table = rt.replayer.load(game_id, at=projected) if projected else None
     awaiting = {int(s): json.loads(v) for s, v in awaiting_raw.items()}
+    turns_before = {seat: entry["version"] for seat, entry in awaiting.items()}
     hours = (json.loads(settings_raw or "null") or {}).get("deadline_hours")
-    clocks = _clocks_at(rt, game_id, projected, hours)
+    clocks = _clocks_at(projected, hours, clock_raw)
     notices: list[Notice] = []
     since = time.time()
     for event in rt.store.iter(game_id, projected + 1, last):
@@ -174,6 +180,8 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
             notices += [Notice("ended", event.version, s, since=since)
                         for s in range(len(table.names))]
     assert table is not None
+    # this process's next projection of the game starts from here, not from a snapshot
+    rt.replayer._remember(table)
     if not table.ended and table.outcome() is not None:
         rt.games.end_if_over(game_id)  # the web process died before recording the end
     if clocks is None or clocks.version != table.version:
@@ -185,7 +193,16 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
         entry["deadline"] = deadlines.get(seat)
     notices = [replace(n, deadline=awaiting.get(n.seat, {}).get("deadline"))
                if n.kind == "turn" else n for n in notices]
+    found = len(notices)
+    notices = [n for n in notices if not superseded(n, awaiting)]
+    superseded_count = found - len(notices)
+    # turns awaited before this fold that it saw pass: their notices, if still pending
+    # (their email job has not run yet), are out of date as those above are
+    passed = [f"turn:{version}:{seat}" for seat, version in turns_before.items()
+              if version != 1 and awaiting.get(seat, {}).get("version") != version]
     pipe = rt.redis.pipeline(transaction=True)
+    if passed:
+        pipe.hdel(key(game_id, "pending"), *passed)
     pipe.delete(key(game_id, "awaiting"))
     if awaiting:
         pipe.hset(key(game_id, "awaiting"),
@@ -197,7 +214,9 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     if clocks.version:
         timeouts.store_read_model(pipe, game_id, clocks)
     pipe.set(key(game_id, "projected"), table.version)
-    pipe.execute()
+    replies = pipe.execute()
+    if passed:
+        superseded_count += replies[0]
     if clocks.version and clocks.kind != "none" or any(
             s["bot"] or s["unseat"] for s in clocks.s["seats"]):
         due.set_due(rt.redis, game_id, clocks.next_due())
@@ -209,6 +228,8 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     pipe.zadd(shards.bucket_key(rt.redis, LOBBY, game_id), {game_id: time.time()})
     if notices:
         pipe.sadd(shards.bucket_key(rt.redis, PENDING_GAMES, game_id), game_id)
+    if superseded_count:
+        pipe.incrby(SUPERSEDED, superseded_count)
     pipe.execute()
     snapshot_version = json.loads(snapshot_raw) if snapshot_raw else 0
     if table.version - snapshot_version >= rt.config["SNAPSHOT_EVERY"] or table.ended:
@@ -216,13 +237,27 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     return notices
 
 
-def _clocks_at(rt: Runtime, game_id: str, projected: int,
-               hours: float | None) -> timeouts.ClockFold | None:
-    """The clocks read model at version ``projected`` (a fresh fold for a new game);
-    None if it is missing or stands elsewhere (then the whole log is folded)."""
+def superseded(notice: Notice, awaiting: dict[int, dict]) -> bool:
+    """Whether a turn notice is out of date already when it is projected: its seat's
+    turn passed within the events this fold covers (the seat is no longer awaited, or
+    awaited for a later turn).  Its email would say "your move" about a past move, and
+    the send path would skip it for that very reason (``worker.notify.send_turn``); the
+    read model only moves forward, so it stays out of date.  Invitations (version 1)
+    always go out."""
+    if notice.kind != "turn" or notice.version == 1:
+        return False
+    entry = awaiting.get(notice.seat)
+    return entry is None or entry["version"] != notice.version
+
+
+def _clocks_at(projected: int, hours: float | None,
+               raw: str | None) -> timeouts.ClockFold | None:
+    """The clocks read model (``raw``, as stored) at version ``projected`` (a fresh fold
+    for a new game); None if it is missing or stands elsewhere (then the whole log is
+    folded)."""
     if not projected:
         return timeouts.ClockFold(deadline_hours=hours)
-    clocks = timeouts.read_model(rt, game_id)
+    clocks = timeouts.ClockFold(json.loads(raw)) if raw else None
     return clocks if clocks is not None and clocks.version == projected else None
 
 

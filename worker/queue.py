@@ -10,6 +10,12 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 QUEUE_NAME = "ravenpost"
+# Emails wait on a queue of their own, which a worker takes from only when the main
+# queue (projections, clocks, sweeps) is empty: rendering an email's picture costs ten
+# projections, and a busy evening must not let emails hold up the read models.  An email
+# that waits may find its turn played meanwhile; it is then settled without a picture.
+MAIL_QUEUE_NAME = "ravenpost-mail"
+QUEUES = (QUEUE_NAME, MAIL_QUEUE_NAME)  # in a worker's order of priority
 # Nothing reads a job's return value, and the read models are the record of what was
 # done: a finished job leaves nothing behind.  A failed one is kept a week for whoever
 # looks into it (``rq info``, the failed-job registry), then goes.
@@ -24,7 +30,7 @@ class Enqueuer:
     def __init__(self, rq_redis=None, inline_runtime=None, game_redis=None) -> None:
         self._rq_redis = rq_redis
         self._inline = inline_runtime
-        self._queue = None
+        self._queues: dict[str, Any] = {}
         # Job statuses may be read in the game Redis's own round trips (the append's
         # pipeline) only when RQ's keys live on that very server and database.
         self.shares_game_redis = (rq_redis is not None and game_redis is not None
@@ -42,14 +48,21 @@ class Enqueuer:
 
     @property
     def queue(self):
-        if self._queue is None and self._rq_redis is not None:
+        return self.queue_named(QUEUE_NAME)
+
+    def queue_named(self, name: str):
+        """The RQ queue ``name`` (None: jobs run inline)."""
+        if self._rq_redis is None:
+            return None
+        if name not in self._queues:
             from rq import Queue
-            self._queue = Queue(QUEUE_NAME, connection=self._rq_redis)
-        return self._queue
+            self._queues[name] = Queue(name, connection=self._rq_redis)
+        return self._queues[name]
 
     def enqueue(self, func: Callable[..., Any], *args: Any, job_id: str,
-                delay: timedelta | None = None) -> None:
-        """Enqueue ``func(*args)`` under ``job_id``; a job id already waiting is kept.
+                delay: timedelta | None = None, queue: str = QUEUE_NAME) -> None:
+        """Enqueue ``func(*args)`` under ``job_id`` on ``queue``; a job id already
+        waiting is kept.
 
         Ids are written ``notify:<game>:<version>:<seat>``; RQ allows only letters,
         digits, ``_`` and ``-``, so the colons become dashes here (game ids are alphanumeric).
@@ -63,10 +76,11 @@ class Enqueuer:
             return
         if self.status(job_id) in WAITING:
             return  # the same work is already waiting
-        self._put(func, args, job_id, delay)
+        self._put(func, args, job_id, delay, queue)
 
     def enqueue_coalesced(self, func: Callable[..., Any], *args: Any, job_id: str,
-                          busy_id: str, statuses: Sequence[Any] | None = None) -> None:
+                          busy_id: str, statuses: Sequence[Any] | None = None,
+                          queue: str = QUEUE_NAME, last_id: str | None = None) -> None:
         """Enqueue ``func(*args)`` under ``job_id`` unless that job is already waiting.
 
         For jobs that do everything outstanding when they run (a projection folds every
@@ -75,6 +89,11 @@ class Enqueuer:
         finished job's record, taking with it any new job of the same id enqueued
         meanwhile; so the work goes under ``busy_id`` then (a distinct id, e.g. with the
         version, so that no finishing job can take it with it).
+
+        With ``last_id``, ``busy_id`` may be a fixed id (``<job>:next``): while both it
+        and ``job_id`` are waiting or running, a busy game gets one job, not one per
+        write; only while both run (two workers on one game) does the work go under
+        ``last_id`` (distinct per write, as ``busy_id`` is without it).
 
         ``statuses``: the replies of :meth:`status_commands` for ``(job_id, busy_id)``,
         read *after* the caller's write (in the same pipeline, after it): the caller
@@ -92,11 +111,15 @@ class Enqueuer:
             return
         if status == "started":
             if statuses is None:
-                self.enqueue(func, *args, job_id=busy_id)
-            elif busy not in WAITING:
-                self._put(func, args, busy_id.replace(":", "-"), None)
+                busy = self.status(busy_id.replace(":", "-"))
+            if busy in WAITING:
+                return
+            if busy == "started" and last_id is not None:
+                self._put(func, args, last_id.replace(":", "-"), None, queue)
+            else:
+                self._put(func, args, busy_id.replace(":", "-"), None, queue)
             return
-        self._put(func, args, job_id, None)
+        self._put(func, args, job_id, None, queue)
 
     def status(self, job_id: str) -> str | None:
         """The RQ status of job ``job_id`` (None: never enqueued, or done and deleted)."""
@@ -104,15 +127,16 @@ class Enqueuer:
         return _text(self._rq_redis.hget(Job.key_for(job_id), "status"))
 
     def _put(self, func: Callable[..., Any], args: tuple, job_id: str,
-             delay: timedelta | None) -> None:
+             delay: timedelta | None, queue: str = QUEUE_NAME) -> None:
         # one round trip: RQ writes the job and queues it through our pipeline
         pipe = self._rq_redis.pipeline()
         options = {"job_id": job_id, "result_ttl": RESULT_TTL, "failure_ttl": FAILURE_TTL,
                    "pipeline": pipe}
+        target = self.queue_named(queue)
         if delay is None:
-            self.queue.enqueue(func, *args, **options)
+            target.enqueue(func, *args, **options)
         else:
-            self.queue.enqueue_in(delay, func, *args, **options)
+            target.enqueue_in(delay, func, *args, **options)
         pipe.execute()
 
 

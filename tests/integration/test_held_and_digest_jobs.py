@@ -12,7 +12,7 @@ from rq.job import Job
 
 from service.config import DEFAULTS
 from worker import digest, jobs, players, quiet
-from worker.queue import QUEUE_NAME
+from worker.queue import QUEUES
 from worker.runtime import Runtime, set_runtime
 
 PLAYERS = [{"name": "Ada", "email": "ada@example.com", "tz": "Europe/Paris"},
@@ -26,7 +26,7 @@ def rq_rt(real_redis, real_redis_url, monkeypatch):
     rq_redis = redis.Redis.from_url(real_redis_url)
     rt = Runtime({**DEFAULTS, "SECRET_KEY": "s", "QUIET_HOURS": "22-8"}, real_redis, rq_redis)
     set_runtime(rt)
-    yield rt, clock, SimpleWorker([Queue(QUEUE_NAME, connection=rq_redis)],
+    yield rt, clock, SimpleWorker([Queue(name, connection=rq_redis) for name in QUEUES],
                                   connection=rq_redis)
     set_runtime(None)
 

@@ -132,7 +132,10 @@ def test_a_move_while_the_projection_runs_enqueues_one_for_after_it(rq_app, roun
     reply = post()
     assert reply.status_code == 201
     assert len(round_trips) == 2
-    assert rt.enqueuer.queue.job_ids == [f"project-{gid}-{reply.json['version']}"]
+    assert rt.enqueuer.queue.job_ids == [f"project-{gid}-next"]
+    _, post = post_move(client, gid, tokens, seat=1)
+    assert post().status_code == 201  # another move: the job after the run waits already
+    assert rt.enqueuer.queue.job_ids == [f"project-{gid}-next"]
 
 
 def test_with_the_queue_on_another_redis_the_job_status_is_read_there(

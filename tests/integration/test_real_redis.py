@@ -10,7 +10,7 @@ from rq import Queue, SimpleWorker
 from service.config import DEFAULTS
 from tests.sendgrid_standin import SendGridStandIn
 from tests.support import PLAYERS, admin_headers, bearer
-from worker.queue import QUEUE_NAME
+from worker.queue import QUEUES
 from worker.runtime import Runtime, set_runtime
 
 
@@ -82,7 +82,8 @@ def test_rq_worker_projects_and_emails_through_sendgrid_once_despite_a_crash(
             rt.enqueuer.enqueue(jobs.project, gid, job_id=f"project:{gid}:1")
             rt.enqueuer.enqueue(jobs.project, gid, job_id=f"project:{gid}:1")  # a duplicate
             sendgrid.push(500, 500, 500, 500, 500, 500)  # the first email fails for good
-            worker = SimpleWorker([Queue(QUEUE_NAME, connection=rq_redis)], connection=rq_redis)
+            worker = SimpleWorker([Queue(name, connection=rq_redis) for name in QUEUES],
+                                  connection=rq_redis)
             worker.work(burst=True)
             delivered = [r for r in sendgrid.requests if r.status == 202]
             assert len(delivered) == 1  # one invitation out, the other's job failed
@@ -130,7 +131,8 @@ def test_finished_jobs_leave_no_records_and_every_mail_marker_expires(real_redis
                  real_redis, rq_redis)
     set_runtime(rt)
     try:
-        worker = SimpleWorker([Queue(QUEUE_NAME, connection=rq_redis)], connection=rq_redis)
+        worker = SimpleWorker([Queue(name, connection=rq_redis) for name in QUEUES],
+                              connection=rq_redis)
         moves = 40
         _play_through_a_worker(rt, worker, moves)
     finally:

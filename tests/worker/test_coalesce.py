@@ -13,7 +13,7 @@ from rq.job import Job, JobStatus
 from service.config import DEFAULTS
 from tests.support import PLAYERS
 from worker import jobs, process, projection
-from worker.queue import QUEUE_NAME
+from worker.queue import MAIL_QUEUE_NAME, QUEUE_NAME, QUEUES
 from worker.runtime import Runtime, set_runtime
 
 
@@ -62,10 +62,37 @@ def test_a_move_made_while_the_projection_runs_gets_a_job_of_its_own(rq_rt):
     version = play_one(rq_rt, gid)
     jobs.request_projection(rq_rt.enqueuer, gid, version)
     # RQ deletes a finished job's record: a job of the running one's id would go with it
-    assert queued(rq_rt) == [f"project-{gid}-{version}"]
+    assert queued(rq_rt) == [f"project-{gid}-next"]
     SimpleWorker([Queue(QUEUE_NAME, connection=rq_rt.rq_redis)],
                  connection=rq_rt.rq_redis).work(burst=True)
     assert projected(rq_rt, gid) == version
+
+
+def test_moves_made_while_the_projection_runs_add_one_job_not_one_each(rq_rt):
+    gid = rq_rt.games.create("test-race", PLAYERS, {"target": 30}).game_id
+    jobs.request_projection(rq_rt.enqueuer, gid, 1)
+    running = Job.fetch(f"project-{gid}", connection=rq_rt.rq_redis)
+    Queue(QUEUE_NAME, connection=rq_rt.rq_redis).remove(running)
+    running.set_status(JobStatus.STARTED)
+    for _ in range(4):
+        jobs.request_projection(rq_rt.enqueuer, gid, play_one(rq_rt, gid))
+    assert queued(rq_rt) == [f"project-{gid}-next"]
+
+
+def test_while_both_projection_jobs_of_a_game_run_a_move_gets_a_job_of_its_own(rq_rt):
+    gid = rq_rt.games.create("test-race", PLAYERS, {"target": 30}).game_id
+    queue = Queue(QUEUE_NAME, connection=rq_rt.rq_redis)
+    jobs.request_projection(rq_rt.enqueuer, gid, 1)
+    first = Job.fetch(f"project-{gid}", connection=rq_rt.rq_redis)
+    queue.remove(first)
+    first.set_status(JobStatus.STARTED)
+    jobs.request_projection(rq_rt.enqueuer, gid, play_one(rq_rt, gid))
+    spare = Job.fetch(f"project-{gid}-next", connection=rq_rt.rq_redis)
+    queue.remove(spare)
+    spare.set_status(JobStatus.STARTED)  # a second worker took it
+    version = play_one(rq_rt, gid)
+    jobs.request_projection(rq_rt.enqueuer, gid, version)
+    assert queued(rq_rt) == [f"project-{gid}-{version}"]
 
 
 def test_a_projection_that_finds_the_game_taken_leaves_its_event_to_the_holder(
@@ -124,3 +151,16 @@ def test_jobs_in_one_worker_share_one_runtime_and_its_compiled_templates(rq_rt):
     jobs.request_projection(rq_rt.enqueuer, gid, play_one(rq_rt, gid))
     process.make_worker(rq_rt.rq_redis, QUEUE_NAME).work(burst=True)
     assert all(rq_rt.emails.cache[k] is t for k, t in compiled.items())  # ... and reused
+
+
+def test_a_worker_takes_emails_after_projections_but_not_never(rq_rt):
+    worker = process.make_worker(rq_rt.rq_redis, QUEUE_NAME)
+    main, mail = worker.queues
+    assert [q.name for q in worker.queues] == list(QUEUES)
+    worker.reorder_queues(main)
+    assert worker._ordered_queues[0].name == QUEUE_NAME  # projections first
+    worker._later_queue_at -= process.MAIL_AT_LEAST_EVERY + 1  # no email job for a while
+    worker.reorder_queues(main)
+    assert worker._ordered_queues[0].name == MAIL_QUEUE_NAME  # the next email goes first
+    worker.reorder_queues(mail)
+    assert worker._ordered_queues[0].name == QUEUE_NAME

@@ -11,7 +11,7 @@ from events.store import key
 from tests.support import PLAYERS
 from worker import jobs
 from worker.mail import MailError
-from worker.projection import pending_notices, project_game
+from worker.projection import SUPERSEDED, pending_notices, project_game
 
 
 @pytest.fixture
@@ -56,6 +56,35 @@ def test_each_new_turn_gets_one_email(rt, game):
     jobs.project(game)
     other = PLAYERS[1 - seat]["email"]
     assert len(mails_to(rt, other)) == 2
+
+
+def test_a_turn_played_before_its_projection_gets_no_email_and_no_pending_notice(rt, game):
+    jobs.project(game)
+    rt.games.play(game, 0, {"type": "ante", "amount": 1}, 1)
+    rt.games.play(game, 1, {"type": "ante", "amount": 1}, 2)
+    table = rt.games.load(game)
+    seat = table.game.to_act(table.state).pop()
+    rt.games.play(game, seat, table.game.legal_moves(table.state, seat)[0], table.version)
+    jobs.project(game)  # seat's turn began at version 3 and passed at version 4
+    assert len(mails_to(rt, PLAYERS[seat]["email"])) == 1  # the invitation only
+    assert rt.redis.get(key(game, f"mailed:turn:3:{seat}")) is None
+    assert pending_notices(rt) == []
+    assert int(rt.redis.get(SUPERSEDED)) >= 1
+
+
+def test_a_pending_turn_email_is_dropped_once_the_projection_sees_the_turn_pass(rt, game):
+    jobs.project(game)
+    rt.games.play(game, 0, {"type": "ante", "amount": 1}, 1)
+    rt.games.play(game, 1, {"type": "ante", "amount": 1}, 2)
+    table = rt.games.load(game)
+    seat = table.game.to_act(table.state).pop()
+    project_game(rt, game, deliver=lambda *_: None)  # its email job has not run yet
+    assert f"turn:3:{seat}" in rt.redis.hkeys(key(game, "pending"))
+    rt.games.play(game, seat, table.game.legal_moves(table.state, seat)[0], table.version)
+    jobs.project(game)
+    assert f"turn:3:{seat}" not in rt.redis.hkeys(key(game, "pending"))
+    assert rt.redis.get(key(game, f"mailed:turn:3:{seat}")) is None
+    assert len(mails_to(rt, PLAYERS[seat]["email"])) == 1  # the invitation only
 
 
 def test_simultaneous_step_does_not_re_email_a_seat_still_to_act(rt, game):
