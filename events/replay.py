@@ -219,7 +219,7 @@ class Replayer:
         if at is not None and table.version != at:
             raise UnknownGame(f"{game_id} has no version {at}")
         if use_snapshot and at is None:
-            self._remember(table)
+            self.remember(table)
         return table
 
     def _fold(self, game_id: str, base: Table | None, events: list[Event]) -> Table | None:
@@ -283,7 +283,9 @@ class Replayer:
             self._cache.move_to_end(game_id)
         return Table.from_json(marshal.loads(entry[1]))
 
-    def _remember(self, table: Table) -> None:
+    def remember(self, table: Table) -> None:
+        """Keep ``table`` in this process's bounded cache of tables, so the next load of
+        its game folds only what came after it (the worker keeps what it projected)."""
         cached = self._cache.get(table.game_id)
         if cached is not None and cached[0] == table.version:
             return  # loaded straight from the cache: nothing new to encode

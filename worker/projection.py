@@ -181,7 +181,7 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
                         for s in range(len(table.names))]
     assert table is not None
     # this process's next projection of the game starts from here, not from a snapshot
-    rt.replayer._remember(table)
+    rt.replayer.remember(table)
     if not table.ended and table.outcome() is not None:
         rt.games.end_if_over(game_id)  # the web process died before recording the end
     if clocks is None or clocks.version != table.version:
