@@ -2,7 +2,7 @@
 
 Job ids are deterministic (``project:<game>``, ``mail:<game>`` on the email queue,
 ``notify:<game>:<version>:<seat>``,
-``sweep``...), and every job is idempotent, so a crash, a retry or a duplicate enqueue
+``sweep:<time>``...), and every job is idempotent, so a crash, a retry or a duplicate enqueue
 never sends a second email or corrupts a read model.
 
 Projection is coalesced: one ``project:<game>`` job folds everything new in the game's
@@ -267,5 +267,7 @@ def sweep_due(rt) -> bool:
     if not rt.redis.set(SWEEP_LEASE, str(time.time()), nx=True,
                         ex=int(SWEEP_EVERY.total_seconds())):
         return False
-    rt.enqueuer.enqueue(sweep, job_id="sweep")
+    # An id of its own per period: a sweep left "started" by a worker killed mid-sweep
+    # keeps its record until RQ's clean-up, which must not touch the next one.
+    rt.enqueuer.enqueue(sweep, job_id=f"sweep:{int(time.time())}")
     return True
