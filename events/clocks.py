@@ -297,6 +297,24 @@ class ClockFold:
         """Every seat's clock at ``now``."""
         return [self.seat_clock(n, now) for n in range(len(self.s["seats"]))]
 
+    def seconds_left(self, now: float) -> dict[int, float]:
+        """Seconds on each seat's clock at ``now``: the running turn's, a bank's, or what a
+        per-move turn will start with (empty without a time control)."""
+        if self.kind == "none":
+            return {}
+        control = self.settings["time_control"]
+        out: dict[int, float] = {}
+        for clock in self.clocks(now):
+            if clock.running and clock.left is not None:
+                out[clock.seat] = max(0.0, round(clock.left, 3))
+            elif control["kind"] == "per_move":
+                out[clock.seat] = float(control["hours"]) * HOUR
+            else:
+                held = self.s["seats"][clock.seat]["left"]
+                out[clock.seat] = (float(control["bank_hours"]) * HOUR if held is None
+                                   else round(held, 3))
+        return out
+
     def away_until(self, seat: int, now: float) -> float | None:
         """The end of ``seat``'s vacation under way or next to come, if any."""
         ends = [b for a, b in self._away(seat) if b > now]
@@ -440,3 +458,16 @@ def check_vacation(clocks: ClockFold, seat: int, start: float, until: float,
         return (f"only {left / DAY:.1f} days of vacation are left (a day per "
                 f"{VACATION_ACCRUAL_DAYS} days of play, at most {VACATION_CAP_DAYS})")
     return None
+
+
+def span(seconds: float) -> str:
+    """A duration as people read it: "2 d 3 h", "4 h 10 min", "5 min 20 s", "40 s"."""
+    seconds = max(0, int(seconds))
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days} d {hours} h"
+    if hours:
+        return f"{hours} h {minutes} min"
+    return f"{minutes} min {secs} s" if minutes else f"{secs} s"

@@ -79,40 +79,9 @@ def clocks_json_of(clocks: Any) -> tuple[dict[str, float | None], dict[str, str]
     if clocks is None:
         return {}, {}
     now = rt().now().timestamp()
-    left = {str(seat): value for seat, value in seconds_left(clocks, now).items()}
+    left = {str(seat): value for seat, value in clocks.seconds_left(now).items()}
     away = {str(c.seat): clk.iso(c.away_until) for c in clocks.clocks(now) if c.away_until}
     return left, away
-
-
-def seconds_left(clocks: clk.ClockFold, now: float) -> dict[int, float | None]:
-    """Seconds on each seat's clock at ``now``: the running turn's, a bank's, or what a
-    per-move turn will start with (empty without a time control)."""
-    if clocks.kind == "none":
-        return {}
-    control = clocks.settings["time_control"]
-    out: dict[int, float | None] = {}
-    for clock in clocks.clocks(now):
-        if clock.running and clock.left is not None:
-            out[clock.seat] = max(0.0, round(clock.left, 3))
-        elif control["kind"] == "per_move":
-            out[clock.seat] = float(control["hours"]) * clk.HOUR
-        else:
-            held = clocks.s["seats"][clock.seat]["left"]
-            out[clock.seat] = (float(control["bank_hours"]) * clk.HOUR if held is None
-                               else round(held, 3))
-    return out
-
-
-def _span(seconds: float) -> str:
-    seconds = max(0, int(seconds))
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes, secs = divmod(rest, 60)
-    if days:
-        return f"{days} d {hours} h"
-    if hours:
-        return f"{hours} h {minutes} min"
-    return f"{minutes} min {secs} s" if minutes else f"{secs} s"
 
 
 def _local(seconds: float, tz: str) -> str:
@@ -134,19 +103,19 @@ def clock_panel(game_id: str, seat: int) -> dict[str, Any] | None:
         return None
     tz = _tz(game_id, seat)
     now = runtime.now().timestamp()
-    left = seconds_left(clocks, now)
+    left = clocks.seconds_left(now)
     rows = []
     for clock in clocks.clocks(now):
         rows.append({
             "seat": clock.seat, "running": clock.running, "bot": clock.bot,
-            "left": _span(left[clock.seat]) if left.get(clock.seat) is not None else None,
+            "left": clk.span(left[clock.seat]) if left.get(clock.seat) is not None else None,
             "out": clock.timed_out,
             "due": _local(clock.due, tz) if clock.due else None,
             "away": _local(clock.away_until, tz) if clock.away_until else None})
     control = clocks.settings["time_control"]
     return {"rows": rows, "kind": control["kind"], "control": control,
             "policy": clocks.settings["on_timeout"],
-            "vacation_left": _span(clk.vacation_left(clocks, seat, now)),
+            "vacation_left": clk.span(clk.vacation_left(clocks, seat, now)),
             "bot": clocks.s["seats"][seat]["bot"] if seat < len(clocks.s["seats"]) else False,
             "ended": clocks.s["ended"]}
 

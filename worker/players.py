@@ -19,7 +19,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from events.clocks import HOUR, ClockFold
+from events.clocks import ClockFold, span
 from events.store import key
 from worker.links import LinkError, Links
 
@@ -233,25 +233,7 @@ def clock_row(state: dict[str, Any], seats: list[int], now: float) -> dict[str, 
         return {}
     mine = [clocks.seat_clock(s, now) for s in seats if s < len(clocks.s["seats"])]
     out: dict[str, Any] = {"out_of_time": any(c.timed_out for c in mine)}
-    control = clocks.settings["time_control"]
     if clocks.kind == "bank" and mine:
-        def left(c) -> float:
-            if c.running and c.left is not None:
-                return c.left
-            held = clocks.s["seats"][c.seat]["left"]
-            return float(control["bank_hours"]) * HOUR if held is None else held
-        out["bank_text"] = span(min(left(c) for c in mine))
+        left = clocks.seconds_left(now)
+        out["bank_text"] = span(min(left[c.seat] for c in mine))
     return out
-
-
-def span(seconds: float) -> str:
-    """A duration as people read it: "2 d 3 h", "4 h 10 min", "5 min 20 s", "40 s"."""
-    seconds = max(0, int(seconds))
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes, secs = divmod(rest, 60)
-    if days:
-        return f"{days} d {hours} h"
-    if hours:
-        return f"{hours} h {minutes} min"
-    return f"{minutes} min {secs} s" if minutes else f"{secs} s"
