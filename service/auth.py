@@ -68,22 +68,28 @@ def player_table(game_id: str, also: Sequence[tuple[Any, ...]] = (), seen: bool 
     (so a revoked token is refused at once, as by :func:`player`).  ``also``: more reads
     on the game's keys for that round trip; returns ``(link, table, their replies)``.
     ``seen``: also note that the seat looked (:func:`worker.quiet.seen`), in the same
-    command as the generation's read and only if the token is current."""
+    command as the generation's read and only if the token is current (and only if
+    this process has not noted it lately: then the round trip writes nothing)."""
     from worker import quiet
     from worker.links import generation_command, generation_of, generation_then_set
 
     link = signed(game_id)
+    notes = rt().seen_notes
+    write_seen = seen and notes.due(game_id, link.seat)
     first = (generation_then_set(game_id, link.seat, link.generation,
                                  quiet.seen_entry(game_id, link.seat))
-             if seen else generation_command(game_id, link.seat))
+             if write_seen else generation_command(game_id, link.seat))
 
     def check(replies: list[Any]) -> None:
         if isinstance(replies[0], Exception):  # a server without scripting: two trips
             refuse_revoked(link, generation_of(rt().redis.hget(*generation_command(
                 game_id, link.seat)[1:])))
-            quiet.seen(rt().redis, game_id, link.seat)
+            if write_seen:
+                quiet.seen(rt().redis, game_id, link.seat, notes)
             return
         refuse_revoked(link, generation_of(replies[0]))
+        if write_seen:
+            notes.written(game_id, link.seat)
 
     table, replies = rt().games.replayer.load_along(game_id, [first, *also], check)
     return link, table, replies[1:]

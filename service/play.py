@@ -58,7 +58,8 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
     longer act; ``token`` (the API token) is shown only when the personal page was asked.
     """
     runtime = rt()
-    quiet.seen(runtime.redis, link.game_id, link.seat)  # no reminder for who just looked
+    # no reminder for who just looked
+    quiet.seen(runtime.redis, link.game_id, link.seat, runtime.seen_notes)
     if link.purpose == "act" and stale is None:
         stale = _stale_reason(link)
     table = runtime.games.load(link.game_id)

@@ -23,7 +23,10 @@ marker: still once) and then drops the member; the sweep (:func:`sweep`) enqueue
 job again for a member whose time has come, should the scheduled job be lost.
 
 "Last seen" is a per-seat key (``seen:<seat>``, the time as its value, living
-``SEEN_SECONDS``), written by one command on those GETs: it changes no game state.
+``SEEN_SECONDS``), written by one command on those GETs: it changes no game state.  A
+process writes a seat's key at most once per ``SEEN_REFRESH`` (:class:`SeenNotes`), so a
+player's views in a row are reads, not writes (no fsync each under ``appendfsync
+always``); "looked in the last hour" is then known to within that.
 
 Times come from :func:`now`, which tests replace (a controllable clock, never sleeps).
 """
@@ -32,6 +35,8 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
+from collections import OrderedDict
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -43,6 +48,7 @@ from worker.runtime import Runtime
 log = logging.getLogger(__name__)
 
 SEEN_SECONDS = 3600  # a reminder is not sent to a player who looked this recently
+SEEN_REFRESH = 60  # seconds between two writes of a seat's "seen" by one process
 # sorted set: "game|version|seat|kind" -> unix time it may be sent; in buckets by game on
 # a cluster (events/shards.py)
 HELD = "rp:held"
@@ -74,11 +80,39 @@ def zone(name: str | None) -> ZoneInfo:
 
 
 # -- last seen ---------------------------------------------------------------------------
-def seen(client, game_id: str, seat: int) -> None:
-    """Note that ``seat``'s player opened the game now (one command; no game state)."""
+class SeenNotes:
+    """When this process last wrote each seat's "seen" (by :func:`now`; the latest
+    ``size`` seats kept): its next write is due ``SEEN_REFRESH`` later."""
+
+    def __init__(self, size: int = 10_000) -> None:
+        self._at: OrderedDict[tuple[str, int], float] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def due(self, game_id: str, seat: int) -> bool:
+        """Whether ``seat``'s "seen" is to be written now."""
+        at = self._at.get((game_id, seat))
+        return at is None or abs(now().timestamp() - at) >= SEEN_REFRESH
+
+    def written(self, game_id: str, seat: int) -> None:
+        """``seat``'s "seen" was written just now."""
+        with self._lock:
+            self._at[(game_id, seat)] = now().timestamp()
+            self._at.move_to_end((game_id, seat))
+            while len(self._at) > self._size:
+                self._at.popitem(last=False)
+
+
+def seen(client, game_id: str, seat: int, notes: SeenNotes | None = None) -> None:
+    """Note that ``seat``'s player opened the game now (one command; no game state);
+    with ``notes``, only if this process has not written it lately."""
+    if notes is not None and not notes.due(game_id, seat):
+        return
     try:
         name, value, ttl = seen_entry(game_id, seat)
         client.set(name, value, ex=ttl)
+        if notes is not None:
+            notes.written(game_id, seat)
     except Exception:  # a page view must never fail for want of this note
         log.warning("could not note that seat %s looked at game %s", seat, game_id,
                     exc_info=True)

@@ -70,6 +70,7 @@ class Runtime:
     links: Links = field(init=False)
     emails: jinja2.Environment = field(init=False)
     enqueuer: Enqueuer = field(init=False)
+    seen_notes: Any = field(init=False)  # worker.quiet.SeenNotes (it imports this module)
 
     def __post_init__(self) -> None:
         register_extra_games(self.config.get("EXTRA_GAMES"))
@@ -79,6 +80,8 @@ class Runtime:
         self.links = Links(self.config["SECRET_KEY"], self.config["LINK_MAX_AGE"],
                            self.config["PLAY_LINK_MAX_AGE"])
         self.emails = jinja_env()
+        from worker.quiet import SeenNotes
+        self.seen_notes = SeenNotes()
         self.enqueuer = Enqueuer(self.rq_redis, inline_runtime=self, game_redis=self.redis)
         if self.mail is None:
             self.mail = make_backend(

@@ -8,6 +8,7 @@ import pytest
 import redis
 from redis.connection import Connection
 from rq.job import Job, JobStatus
+from rq.utils import get_version
 
 from tests.support import ADMIN, PLAYERS, admin_headers, bearer
 
@@ -73,7 +74,8 @@ def test_a_move_on_the_table_the_process_holds_takes_one_round_trip(rq_app, roun
     assert not any(b"XREVRANGE" in command for command in commands(round_trips))
 
 
-def test_a_move_that_must_enqueue_its_projection_takes_one_more(rq_app, round_trips):
+def test_a_move_whose_projection_must_be_enqueued_enqueues_it_in_the_same_round_trip(
+        rq_app, round_trips):
     client = rq_app.test_client()
     gid, tokens = new_game(client)
     rt = rq_app.extensions["ravenpost"]
@@ -81,8 +83,42 @@ def test_a_move_that_must_enqueue_its_projection_takes_one_more(rq_app, round_tr
     _, post = post_move(client, gid, tokens)
     round_trips.clear()
     assert post().status_code == 201
-    assert len(round_trips) == 2
-    assert rt.enqueuer.status(f"project-{gid}") == "queued"
+    assert len(round_trips) == 1
+    assert rt.enqueuer.queue.job_ids == [f"project-{gid}"]
+    job = Job.fetch(f"project-{gid}", connection=rt.rq_redis)
+    assert (job.func_name, job.args, job.get_status()) == ("worker.jobs.project", (gid,),
+                                                           JobStatus.QUEUED)
+
+
+def test_the_job_put_with_the_append_is_the_one_rqs_enqueue_writes(rq_app):
+    from worker import jobs
+    client = rq_app.test_client()
+    gid, tokens = new_game(client)
+    rt = rq_app.extensions["ravenpost"]
+    rt.rq_redis.delete(f"rq:job:project-{gid}", "rq:queue:ravenpost")
+    _, post = post_move(client, gid, tokens)
+    assert post().status_code == 201
+    ours = rt.rq_redis.hgetall(f"rq:job:project-{gid}")
+    rt.enqueuer._put(jobs.project, (gid,), "project-reference", None)  # RQ's own way
+    reference = rt.rq_redis.hgetall("rq:job:project-reference")
+    rt.rq_redis.delete("rq:job:project-reference")
+    times = {b"created_at", b"enqueued_at"}
+    assert ours.keys() == reference.keys()
+    assert {k: v for k, v in ours.items() if k not in times} == \
+        {k: v for k, v in reference.items() if k not in times}
+    # its times are those of this enqueue, not of the one RQ's commands were recorded at
+    assert all(abs((_rq_time(ours[k]) - _rq_time(reference[k])).total_seconds()) < 60
+               for k in times)
+    first = ours[b"enqueued_at"]
+    rt.rq_redis.delete(f"rq:job:project-{gid}", "rq:queue:ravenpost")
+    _, post = post_move(client, gid, tokens, seat=1)
+    assert post().status_code == 201
+    assert rt.rq_redis.hget(f"rq:job:project-{gid}", "enqueued_at") > first
+
+
+def _rq_time(raw: bytes):
+    from rq.utils import utcparse
+    return utcparse(raw.decode())
 
 
 def test_a_process_moving_in_a_game_it_never_loaded_takes_two(rq_app, other_process,
@@ -91,6 +127,7 @@ def test_a_process_moving_in_a_game_it_never_loaded_takes_two(rq_app, other_proc
     gid, tokens = new_game(client)
     view, _ = post_move(client, gid, tokens)
     other_process.extensions["ravenpost"].redis.ping()  # its connection is open
+    get_version(other_process.extensions["ravenpost"].rq_redis)  # RQ asks once a process
     round_trips.clear()
     reply = other_process.test_client().post(
         f"/api/v1/games/{gid}/moves", headers=bearer(tokens[0]),
@@ -175,12 +212,39 @@ def test_a_view_marks_its_seat_seen_only_with_a_current_token(rq_app):
     gid, tokens = new_game(client)
     rt = rq_app.extensions["ravenpost"]
     seen = f"rp:{{g:{gid}}}:seen:0"
-    assert client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[0])).status_code == 200
-    assert rt.redis.ttl(seen) > 0  # no reminder for who just looked, and it expires
-    client.post(f"/api/v1/games/{gid}/token", headers=bearer(tokens[0]))
-    rt.redis.delete(seen)
+    current = client.post(f"/api/v1/games/{gid}/token", headers=bearer(tokens[0])).json["token"]
     assert client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[0])).status_code == 401
     assert not rt.redis.exists(seen)  # a revoked token's look counts for nothing
+    assert client.get(f"/api/v1/games/{gid}", headers=bearer(current)).status_code == 200
+    assert rt.redis.ttl(seen) > 0  # no reminder for who just looked, and it expires
+
+
+def test_views_in_a_row_write_their_seat_seen_once_a_minute(rq_app, round_trips,
+                                                             monkeypatch):
+    from datetime import UTC, datetime, timedelta
+
+    from worker import quiet
+    client = rq_app.test_client()
+    gid, tokens = new_game(client)
+    rt = rq_app.extensions["ravenpost"]
+    start = datetime(2026, 11, 30, 12, tzinfo=UTC)
+    at = [start]
+    monkeypatch.setattr(quiet, "now", lambda: at[0])
+    seen = f"rp:{{g:{gid}}}:seen:0"
+
+    def look() -> list[bytes]:
+        round_trips.clear()
+        assert client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[0])).status_code == 200
+        return commands(round_trips)
+
+    assert any(b"seen:0" in c for c in look())
+    assert rt.redis.get(seen) == f"{start.timestamp():.0f}"
+    at[0] = start + timedelta(seconds=quiet.SEEN_REFRESH - 1)
+    assert not any(b"seen:0" in c for c in look())  # a read only: nothing written
+    assert rt.redis.get(seen) == f"{start.timestamp():.0f}"
+    at[0] = start + timedelta(seconds=quiet.SEEN_REFRESH)
+    assert any(b"seen:0" in c for c in look())
+    assert rt.redis.get(seen) == f"{at[0].timestamp():.0f}"
 
 
 @pytest.mark.parametrize("where", ["the process holds the table", "another process"])
