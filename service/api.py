@@ -188,9 +188,10 @@ _MOVE_IN = schemas.MoveIn()
 @bp.post("/games/<game_id>/moves")
 def post_move(game_id: str):
     # Round trips: one when this process holds the table at the expected version (the
-    # dirty mark, the append guarded by the token's generation and the projection job's
-    # status in one pipeline), else two (the token's generation with the load; then
-    # that pipeline with a plain append); one more to enqueue if no projection waits.
+    # dirty mark, the append guarded by the token's generation and the projection job,
+    # put unless one waits, in one pipeline), else two (the token's generation with the
+    # load; then that pipeline with a plain append); one more if a projection was
+    # running (or the queue is on another Redis).
     link = signed(game_id)
     data = body(_MOVE_IN)
     enqueuer, games = rt().enqueuer, rt().games

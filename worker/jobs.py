@@ -144,8 +144,9 @@ def request_projection(enqueuer, game_id: str, version: int,
     (or finds the game's projection lease held, in which case the holder checks the
     log again once it lets go: see :func:`worker.projection.project_game`).  So a busy
     game has at most two projection jobs waiting, however fast its moves come.
-    ``statuses``: the replies of :func:`projection_status_commands`, read right after
-    the append in its own round trip (then no round trip reads them here).
+    ``statuses``: the replies of :func:`projection_status_commands`, sent right after
+    the append in its own round trip (then no round trip is needed here, unless a
+    projection was running).
     """
     enqueuer.enqueue_coalesced(project, game_id, job_id=f"project:{game_id}",
                                busy_id=f"project:{game_id}:next", statuses=statuses,
@@ -153,9 +154,14 @@ def request_projection(enqueuer, game_id: str, version: int,
 
 
 def projection_status_commands(enqueuer, game_id: str, version: int) -> list | None:
-    """The reads :func:`request_projection` needs after the append of ``version``, to
-    send in the append's pipeline (None: the queue is on another Redis)."""
-    return enqueuer.status_commands(f"project:{game_id}", f"project:{game_id}:next")
+    """What :func:`request_projection` needs after the append of ``version``, to send
+    in the append's pipeline, after it (None: the queue is on another Redis): the
+    projection job itself, put unless one is waiting or running (so that usually no
+    round trip follows the append), and the status of ``project:<game>:next``."""
+    put = enqueuer.put_unless_busy_command(project, game_id, job_id=f"project:{game_id}")
+    if put is None:
+        return None
+    return [put, *enqueuer.status_commands(f"project:{game_id}:next")]
 
 
 def notify(game_id: str, version: int, seat: int) -> bool:

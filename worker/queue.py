@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any
@@ -22,6 +23,24 @@ QUEUES = (QUEUE_NAME, MAIL_QUEUE_NAME)  # in a worker's order of priority
 RESULT_TTL = 0
 FAILURE_TTL = 7 * 24 * 3600
 WAITING = ("queued", "scheduled", "deferred")  # RQ statuses of a job that has not started
+PUT = "put"  # the reply of put_unless_busy_command when it enqueued the job
+RECORDED_JOBS = 4096  # job ids whose RQ commands a process keeps (see put_unless_busy_command)
+_TIMES = ("created_at", "enqueued_at")  # the job's fields that say when it was enqueued
+# KEYS: the job's hash.  ARGV: how many commands, then each one's length and words.
+_PUT_UNLESS_BUSY = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if status == 'queued' or status == 'scheduled' or status == 'deferred'
+    or status == 'started' then
+  return status
+end
+local at = 2
+for _ = 1, tonumber(ARGV[1]) do
+  local n = tonumber(ARGV[at])
+  redis.call(unpack(ARGV, at + 1, at + n))
+  at = at + n + 1
+end
+return 'put'
+"""
 
 
 class Enqueuer:
@@ -31,10 +50,57 @@ class Enqueuer:
         self._rq_redis = rq_redis
         self._inline = inline_runtime
         self._queues: dict[str, Any] = {}
+        self._recorded: dict[tuple[str, str], tuple[list[Any], list[int]]] = {}
+        self._lock = threading.Lock()
         # Job statuses may be read in the game Redis's own round trips (the append's
         # pipeline) only when RQ's keys live on that very server and database.
         self.shares_game_redis = (rq_redis is not None and game_redis is not None
                                   and same_database(rq_redis, game_redis))
+
+    def put_unless_busy_command(self, func: Callable[..., Any], *args: Any, job_id: str,
+                                queue: str = QUEUE_NAME) -> tuple[Any, ...] | None:
+        """One command for the game Redis's pipeline that enqueues ``func(*args)`` under
+        ``job_id`` (as :meth:`enqueue` would) unless a job of that id is waiting or
+        running.  Its reply is the job's status if it was (nothing done), else
+        :data:`PUT`.  None when that cannot be done (see :meth:`status_commands`).
+
+        So a write and the job that will process it share one round trip (and one
+        fsync under ``appendfsync always``).  The commands are RQ's own, recorded from
+        its enqueue into a pipeline once per job id and process, with the job's times
+        set anew each time."""
+        if not self.shares_game_redis:
+            return None
+        job_id = job_id.replace(":", "-")
+        recorded = self._recorded.get((job_id, queue))
+        if recorded is None:
+            recorded = self._record(func, args, job_id, queue)
+        from rq.utils import now, utcformat
+        words, times = recorded
+        words = list(words)
+        stamp = utcformat(now())
+        for at in times:
+            words[at] = stamp
+        return tuple(words)
+
+    def _record(self, func: Callable[..., Any], args: tuple, job_id: str, queue: str
+                ) -> tuple[list[Any], list[int]]:
+        """The EVAL of :meth:`put_unless_busy_command` for ``job_id``, and the places of
+        the job's times in it."""
+        from rq.job import Job
+        pipe = self._rq_redis.pipeline()
+        self.queue_named(queue).enqueue(func, *args, **self._options(job_id, pipe))
+        commands = [command for command, _options in pipe.command_stack]
+        pipe.reset()
+        words: list[Any] = ["EVAL", _PUT_UNLESS_BUSY, 1, Job.key_for(job_id), len(commands)]
+        for command in commands:
+            words.append(len(command))
+            words += command
+        times = [at for at in range(1, len(words)) if words[at - 1] in _TIMES]
+        with self._lock:
+            self._recorded[(job_id, queue)] = (words, times)
+            while len(self._recorded) > RECORDED_JOBS:
+                self._recorded.pop(next(iter(self._recorded)))
+        return words, times
 
     def status_commands(self, *job_ids: str) -> list[tuple[str, str, str]] | None:
         """Commands reading the RQ status of ``job_ids`` (ids as given to :meth:`enqueue`),
@@ -97,7 +163,8 @@ class Enqueuer:
 
         ``statuses``: the replies of :meth:`status_commands` for ``(job_id, busy_id)``,
         read *after* the caller's write (in the same pipeline, after it): the caller
-        then saves the round trip that reads them here.
+        then saves the round trip that reads them here; the first may be the reply of
+        :meth:`put_unless_busy_command` for ``job_id`` instead (:data:`PUT`: done).
         """
         if self.queue is None:
             self.enqueue(func, *args, job_id=job_id)
@@ -107,7 +174,7 @@ class Enqueuer:
             status, busy = (_text(s) for s in statuses)
         else:
             status, busy = self.status(job_id), None
-        if status in WAITING:
+        if status in WAITING or status == PUT:
             return
         if status == "started":
             if statuses is None:
@@ -130,14 +197,19 @@ class Enqueuer:
              delay: timedelta | None, queue: str = QUEUE_NAME) -> None:
         # one round trip: RQ writes the job and queues it through our pipeline
         pipe = self._rq_redis.pipeline()
-        options = {"job_id": job_id, "result_ttl": RESULT_TTL, "failure_ttl": FAILURE_TTL,
-                   "pipeline": pipe}
+        options = self._options(job_id, pipe)
         target = self.queue_named(queue)
         if delay is None:
             target.enqueue(func, *args, **options)
         else:
             target.enqueue_in(delay, func, *args, **options)
         pipe.execute()
+
+
+    @staticmethod
+    def _options(job_id: str, pipe: Any) -> dict[str, Any]:
+        return {"job_id": job_id, "result_ttl": RESULT_TTL, "failure_ttl": FAILURE_TTL,
+                "pipeline": pipe}
 
 
 def _text(status: Any) -> str | None:
