@@ -174,14 +174,15 @@ class GameService:
         if the guard does not hold; nothing is appended then."""
         from events.guarded import append_if
 
-        table = self.replayer.cached(game_id, expected_version)
-        if table is None or table.version != expected_version or not table.head:
+        held = self.replayer.cached_with_state(game_id, expected_version)
+        if held is None or held[0].version != expected_version or not held[0].head:
             return None
+        table, before = held
         secret = self._secrets.get(f"{game_id} {table.commitment}")
         if secret is None:
             return None
         try:
-            event = self._decide(game_id, table, seat, move, secret)
+            event = self._decide(game_id, table, seat, move, secret, before=before)
         except IllegalMove:
             return None  # refused on the usual path, after its token check
         try:
@@ -195,19 +196,24 @@ class GameService:
     def _after_move(self, game_id: str, table: Table, event: Event,
                     replies: list[Any]) -> list[Any] | None:
         """Bring ``table`` (played on) to the appended ``event`` and end the game if the
-        rules say so; ``replies``, or None if a GameEnded was appended after them."""
+        rules say so; ``replies``, or None if a GameEnded was appended after them.  The
+        table is kept in the process's cache (the mover's next view, or the next
+        mover's, then folds nothing), unless the game ended: its GameEnded reveals the
+        secret, which a fold records."""
         table.version, table.head = event.version, event.hash
         if table.outcome() is not None:
             ended = self.end_if_over(game_id)
             if ended is not None:
                 table.version, table.head, table.ended = ended.version, ended.hash, True
             return None
+        self.replayer.remember(table)
         return replies
 
     def _decide(self, game_id: str, table: Table, seat: int, move: dict[str, Any],
-                secret: bytes, auto: str | None = None) -> Event:
+                secret: bytes, auto: str | None = None, before: Any = None) -> Event:
         """The MovePlayed of ``seat``'s ``move`` on ``table`` (played on in place), not
-        yet appended; IllegalMove if the rules refuse it."""
+        yet appended; IllegalMove if the rules refuse it.  ``before``: a copy of
+        ``table.state`` the caller already has (else one is made)."""
         expected_version = table.version
         if table.ended or table.outcome() is not None:
             raise IllegalMove("the game is over")
@@ -218,7 +224,8 @@ class GameService:
         rng = RecordingRandom(seed_for(secret, expected_version + 1))
         # a deep copy for the take-back check: marshal copies JSON data in about 40% of a
         # JSON round trip's time (format 2 writes no shared references)
-        before = marshal.loads(marshal.dumps(table.state, 2))
+        if before is None:
+            before = marshal.loads(marshal.dumps(table.state, 2))
         try:
             table.game.apply(table.state, seat, copy.deepcopy(move), rng)
         except IllegalMove:

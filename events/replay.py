@@ -275,6 +275,16 @@ class Replayer:
             return None
         return self._cached(game_id, None)
 
+    def cached_with_state(self, game_id: str, version: int) -> tuple[Table, Any] | None:
+        """:meth:`cached` at ``version``, and another copy of its state (for a move's
+        take-back check: decoding the cached table twice is cheaper than copying)."""
+        with self._cache_lock:
+            entry = self._cache.get(game_id)
+            if entry is None or entry[0] != version:
+                return None
+            self._cache.move_to_end(game_id)
+        return Table.from_json(marshal.loads(entry[1])), marshal.loads(entry[1])["state"]
+
     def _cached(self, game_id: str, at: int | None) -> Table | None:
         with self._cache_lock:
             entry = self._cache.get(game_id)
