@@ -51,12 +51,14 @@ def copies_for(events: int) -> int:
 
 
 @contextmanager
-def real_redis() -> Iterator[tuple[redis.Redis, str]]:
+def real_redis(durable: bool = False) -> Iterator[tuple[redis.Redis, str]]:
     """An empty database of its own on a real Redis server: (client, url).
 
     REDIS_URL's server, else 127.0.0.1:6379, else an embedded redis-server; on a shared
-    server only a database that held nothing is used, and only its keys are deleted."""
-    embedded, claim = None, claim_on_known_servers()
+    server only a database that held nothing is used, and only its keys are deleted.
+    ``durable``: always the embedded redis-server, configured as ``ravenpost serve``
+    runs it (AOF, ``appendfsync always``: every write waits for the disk)."""
+    embedded, claim = None, None if durable else claim_on_known_servers()
     if claim:
         url = claim[0]
     else:

@@ -103,17 +103,21 @@ def worker_load_rows(out: str):
     ]
 
 
-def sequential_rows(out: str):
-    return [("sequential moves/s (POST + next mover's GET)",
-             "bare Flask route req/s, same gunicorn",
-             _find(rf"ratio moves/s : bare req/s: median {NUMBER}", out), ">= 0.25")]
+def sequential_rows(redis: str):
+    def rows(out: str):
+        return [(f"sequential moves/s (POST + next mover's GET), {redis}",
+                 "bare Flask route req/s, same gunicorn",
+                 _find(rf"ratio moves/s : bare req/s: median {NUMBER}", out), ">= 0.25")]
+    return rows
 
 
 BENCHES = [
     Bench("load_game.py", ["--events", "2000", "--repeat", "5"], load_game_rows),
     Bench("takebacks.py", ["--repeat", "5"], takebacks_rows),
     Bench("api_moves.py", ["--moves", "200"], api_moves_rows),
-    Bench("sequential.py", ["--seconds", "3", "--rounds", "3"], sequential_rows),
+    Bench("sequential.py", ["--seconds", "3", "--rounds", "3"], sequential_rows("Redis")),
+    Bench("sequential.py", ["--seconds", "3", "--rounds", "3"],
+          sequential_rows("appendfsync always"), args=["--durable"]),
     Bench("history.py", ["--events", "3000", "--repeat", "9"], history_rows),
     Bench("engines.py", ["--games", "2"], engine_rows("King's Guild"), args=["kings-guild"]),
     Bench("engines.py", ["--games", "3"], engine_rows("Architects"), args=["architects"]),

@@ -10,7 +10,10 @@ connection).  The goal (issue 12) is moves/s ≥ 25 % of the bare route's reques
 
 ``--boardgameio`` adds boardgame.io 0.50.2's server with two socket.io clients playing a
 game of the same shape, installed with npm into a temporary directory (a reference only:
-it needs node and the npm registry, and is never run in CI).
+it needs node and the npm registry, and is never run in CI).  ``--durable`` runs both on a
+Redis that fsyncs every write (``appendfsync always``, as ``ravenpost serve`` and the
+README's production advice have it), where a move's writes sharing one round trip
+matters most.
 """
 
 from __future__ import annotations
@@ -135,9 +138,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="per round and side")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--boardgameio", action="store_true")
+    parser.add_argument("--durable", action="store_true",
+                        help="Redis with appendfsync always, as `ravenpost serve` runs it")
     args = parser.parse_args()
     ours, bare = [], []
-    with real_redis() as (_client, url), production(url, workers=1) as base, \
+    with real_redis(args.durable) as (_client, url), production(url, workers=1) as base, \
             BareFlask() as bare_base:
         moves_per_second(base, 0.5)  # warm both up
         requests_per_second(bare_base, 0.5)
@@ -146,7 +151,8 @@ def main() -> None:
             bare.append(requests_per_second(bare_base, args.seconds))
     ratios = [m / r for m, r in zip(ours, bare, strict=True)]
     print(f"WEB_CONCURRENCY={os.environ.get('WEB_CONCURRENCY', '2')}, {args.rounds} rounds "
-          f"of {args.seconds:g} s each, alternated")
+          f"of {args.seconds:g} s each, alternated"
+          + ("; Redis with appendfsync always" if args.durable else ""))
     print("sequential moves (POST + next mover's GET): "
           + ", ".join(f"{m:.0f}" for m in ours) + " moves/s")
     print("bare Flask JSON route, same gunicorn:      "
