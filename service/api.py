@@ -190,14 +190,15 @@ def post_move(game_id: str):
     # Round trips: one when this process holds the table at the expected version (the
     # dirty mark, the append guarded by the token's generation and the projection job,
     # put unless one waits, in one pipeline), else two (the token's generation with the
-    # load; then that pipeline with a plain append); one more if a projection was
-    # running (or the queue is on another Redis).
+    # load; then that pipeline with a plain append); one more if two projections of
+    # the game were running (or the queue is on another Redis).
     link = signed(game_id)
     data = body(_MOVE_IN)
     enqueuer, games = rt().enqueuer, rt().games
 
     def then(version: int) -> list:
-        return jobs.projection_status_commands(enqueuer, game_id, version) or []
+        command = jobs.projection_command(enqueuer, game_id)
+        return [command] if command else []
 
     try:
         played = games.play_cached(game_id, link.seat, data["move"],
@@ -212,8 +213,8 @@ def post_move(game_id: str):
             games.keep_secrets(game_id, replies[0])
         played = games.play_move_then(game_id, link.seat, data["move"],
                                       data["expected_version"], table=table, then=then)
-    event, table, statuses = played
-    after_append(game_id, event.version, statuses or None)
+    event, table, replies = played
+    after_append(game_id, event.version, replies[0] if replies else None)
     # the new position as the mover sees it, from the table the move was decided on: a
     # client needs no GET (the version is the GameEnded's when the move ended the game)
     return jsonify({"version": table.version, "to_act": sorted(table.to_act()),

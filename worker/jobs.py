@@ -22,6 +22,7 @@ import json
 import logging
 import time
 from datetime import timedelta
+from typing import Any
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -134,8 +135,7 @@ def send_notice(rt, game_id: str, notice: Notice) -> None:
                     notice.ident, game_id, exc_info=True)
 
 
-def request_projection(enqueuer, game_id: str, version: int,
-                       statuses: list | None = None) -> None:
+def request_projection(enqueuer, game_id: str, version: int, decided: Any = None) -> None:
     """Ask for the projection of ``game_id`` after its event ``version`` was appended.
 
     A waiting ``project:<game>`` job will fold that event, so nothing is added; while
@@ -144,24 +144,20 @@ def request_projection(enqueuer, game_id: str, version: int,
     (or finds the game's projection lease held, in which case the holder checks the
     log again once it lets go: see :func:`worker.projection.project_game`).  So a busy
     game has at most two projection jobs waiting, however fast its moves come.
-    ``statuses``: the replies of :func:`projection_status_commands`, sent right after
-    the append in its own round trip (then no round trip is needed here, unless a
-    projection was running).
+    ``decided``: the reply of :func:`projection_command`, sent with the append in its
+    round trip (then no round trip is needed here, unless both jobs were running).
     """
     enqueuer.enqueue_coalesced(project, game_id, job_id=f"project:{game_id}",
-                               busy_id=f"project:{game_id}:next", statuses=statuses,
+                               busy_id=f"project:{game_id}:next", decided=decided,
                                last_id=f"project:{game_id}:{version}")
 
 
-def projection_status_commands(enqueuer, game_id: str, version: int) -> list | None:
-    """What :func:`request_projection` needs after the append of ``version``, to send
-    in the append's pipeline, after it (None: the queue is on another Redis): the
-    projection job itself, put unless one is waiting or running (so that usually no
-    round trip follows the append), and the status of ``project:<game>:next``."""
-    put = enqueuer.put_unless_busy_command(project, game_id, job_id=f"project:{game_id}")
-    if put is None:
-        return None
-    return [put, *enqueuer.status_commands(f"project:{game_id}:next")]
+def projection_command(enqueuer, game_id: str) -> tuple | None:
+    """The command that does :func:`request_projection`'s work on the server, to send
+    in an append's pipeline, right after the append (None: the queue is on another
+    Redis, so :func:`request_projection` does it in round trips of its own)."""
+    return enqueuer.coalesced_command(project, game_id, job_id=f"project:{game_id}",
+                                      busy_id=f"project:{game_id}:next")
 
 
 def notify(game_id: str, version: int, seat: int) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -23,22 +23,42 @@ QUEUES = (QUEUE_NAME, MAIL_QUEUE_NAME)  # in a worker's order of priority
 RESULT_TTL = 0
 FAILURE_TTL = 7 * 24 * 3600
 WAITING = ("queued", "scheduled", "deferred")  # RQ statuses of a job that has not started
-PUT = "put"  # the reply of put_unless_busy_command when it enqueued the job
-RECORDED_JOBS = 4096  # job ids whose RQ commands a process keeps (see put_unless_busy_command)
+RECORDED_JOBS = 4096  # job ids whose RQ commands a process keeps (coalesced_command)
 _TIMES = ("created_at", "enqueued_at")  # the job's fields that say when it was enqueued
-# KEYS: the job's hash.  ARGV: how many commands, then each one's length and words.
-_PUT_UNLESS_BUSY = """
+# enqueue_coalesced's decision, made by the server right after the caller's write.
+# KEYS: the job's hash, the busy job's hash.  ARGV: the commands that put the job, then
+# those that put the busy job; each set is how many commands, then each one's length
+# and words.  Replies: 'put' (one of them was put), 'waits' (one waits: nothing to do),
+# 'running' (both run: the caller puts a job of a third id).
+_COALESCED_PUT = """
+local function waiting(status)
+  return status == 'queued' or status == 'scheduled' or status == 'deferred'
+end
+local function run(at)
+  local count = tonumber(ARGV[at])
+  at = at + 1
+  for _ = 1, count do
+    local n = tonumber(ARGV[at])
+    redis.call(unpack(ARGV, at + 1, at + n))
+    at = at + n + 1
+  end
+end
+local function after(at)
+  local count = tonumber(ARGV[at])
+  at = at + 1
+  for _ = 1, count do at = at + tonumber(ARGV[at]) + 1 end
+  return at
+end
 local status = redis.call('HGET', KEYS[1], 'status')
-if status == 'queued' or status == 'scheduled' or status == 'deferred'
-    or status == 'started' then
-  return status
+if waiting(status) then return 'waits' end
+if status ~= 'started' then
+  run(1)
+  return 'put'
 end
-local at = 2
-for _ = 1, tonumber(ARGV[1]) do
-  local n = tonumber(ARGV[at])
-  redis.call(unpack(ARGV, at + 1, at + n))
-  at = at + n + 1
-end
+local busy = redis.call('HGET', KEYS[2], 'status')
+if waiting(busy) then return 'waits' end
+if busy == 'started' then return 'running' end
+run(after(1))
 return 'put'
 """
 
@@ -50,67 +70,56 @@ class Enqueuer:
         self._rq_redis = rq_redis
         self._inline = inline_runtime
         self._queues: dict[str, Any] = {}
-        self._recorded: dict[tuple[str, str], tuple[list[Any], list[int]]] = {}
+        self._recorded: dict[tuple[str, str], tuple[list[Any], frozenset[int]]] = {}
         self._lock = threading.Lock()
         # Job statuses may be read in the game Redis's own round trips (the append's
         # pipeline) only when RQ's keys live on that very server and database.
         self.shares_game_redis = (rq_redis is not None and game_redis is not None
                                   and same_database(rq_redis, game_redis))
 
-    def put_unless_busy_command(self, func: Callable[..., Any], *args: Any, job_id: str,
-                                queue: str = QUEUE_NAME) -> tuple[Any, ...] | None:
-        """One command for the game Redis's pipeline that enqueues ``func(*args)`` under
-        ``job_id`` (as :meth:`enqueue` would) unless a job of that id is waiting or
-        running.  Its reply is the job's status if it was (nothing done), else
-        :data:`PUT`.  None when that cannot be done (see :meth:`status_commands`).
+    def coalesced_command(self, func: Callable[..., Any], *args: Any, job_id: str,
+                          busy_id: str, queue: str = QUEUE_NAME) -> tuple[Any, ...] | None:
+        """One command for the game Redis's pipeline, after a write there, that makes
+        :meth:`enqueue_coalesced`'s decision and puts the job it calls for (as RQ's
+        enqueue would), so that the write and its job share one round trip (and one
+        fsync under ``appendfsync always``); its reply goes to :meth:`enqueue_coalesced`.
+        None when the queue is not on the game Redis (or jobs run inline).
 
-        So a write and the job that will process it share one round trip (and one
-        fsync under ``appendfsync always``).  The commands are RQ's own, recorded from
-        its enqueue into a pipeline once per job id and process, with the job's times
-        set anew each time."""
+        The commands are RQ's own, recorded from its enqueue into a pipeline once per
+        job id and process, with the job's times set anew each time."""
         if not self.shares_game_redis:
             return None
-        job_id = job_id.replace(":", "-")
-        recorded = self._recorded.get((job_id, queue))
-        if recorded is None:
-            recorded = self._record(func, args, job_id, queue)
+        from rq.job import Job
         from rq.utils import now, utcformat
-        words, times = recorded
-        words = list(words)
+        job_id, busy_id = job_id.replace(":", "-"), busy_id.replace(":", "-")
+        words: list[Any] = ["EVAL", _COALESCED_PUT, 2, Job.key_for(job_id),
+                            Job.key_for(busy_id)]
         stamp = utcformat(now())
-        for at in times:
-            words[at] = stamp
+        for one in (job_id, busy_id):
+            recorded = self._recorded.get((one, queue)) or self._record(func, args, one, queue)
+            words += [stamp if i in recorded[1] else word
+                      for i, word in enumerate(recorded[0])]
         return tuple(words)
 
     def _record(self, func: Callable[..., Any], args: tuple, job_id: str, queue: str
-                ) -> tuple[list[Any], list[int]]:
-        """The EVAL of :meth:`put_unless_busy_command` for ``job_id``, and the places of
-        the job's times in it."""
-        from rq.job import Job
+                ) -> tuple[list[Any], frozenset[int]]:
+        """The words that put ``job_id`` for :data:`_COALESCED_PUT` (how many commands,
+        then each one's length and words: RQ's enqueue into a pipeline), and the places
+        of the job's times among them."""
         pipe = self._rq_redis.pipeline()
         self.queue_named(queue).enqueue(func, *args, **self._options(job_id, pipe))
         commands = [command for command, _options in pipe.command_stack]
         pipe.reset()
-        words: list[Any] = ["EVAL", _PUT_UNLESS_BUSY, 1, Job.key_for(job_id), len(commands)]
+        words: list[Any] = [len(commands)]
         for command in commands:
             words.append(len(command))
             words += command
-        times = [at for at in range(1, len(words)) if words[at - 1] in _TIMES]
+        times = frozenset(at for at in range(1, len(words)) if words[at - 1] in _TIMES)
         with self._lock:
             self._recorded[(job_id, queue)] = (words, times)
             while len(self._recorded) > RECORDED_JOBS:
                 self._recorded.pop(next(iter(self._recorded)))
         return words, times
-
-    def status_commands(self, *job_ids: str) -> list[tuple[str, str, str]] | None:
-        """Commands reading the RQ status of ``job_ids`` (ids as given to :meth:`enqueue`),
-        to send in a pipeline on the game Redis; None when that cannot be done (jobs run
-        inline, or the queue lives on another server)."""
-        if not self.shares_game_redis:
-            return None
-        from rq.job import Job
-        return [("HGET", Job.key_for(job_id.replace(":", "-")), "status")
-                for job_id in job_ids]
 
     @property
     def queue(self):
@@ -145,8 +154,8 @@ class Enqueuer:
         self._put(func, args, job_id, delay, queue)
 
     def enqueue_coalesced(self, func: Callable[..., Any], *args: Any, job_id: str,
-                          busy_id: str, statuses: Sequence[Any] | None = None,
-                          queue: str = QUEUE_NAME, last_id: str | None = None) -> None:
+                          busy_id: str, decided: Any = None, queue: str = QUEUE_NAME,
+                          last_id: str | None = None) -> None:
         """Enqueue ``func(*args)`` under ``job_id`` unless that job is already waiting.
 
         For jobs that do everything outstanding when they run (a projection folds every
@@ -161,32 +170,33 @@ class Enqueuer:
         write; only while both run (two workers on one game) does the work go under
         ``last_id`` (distinct per write, as ``busy_id`` is without it).
 
-        ``statuses``: the replies of :meth:`status_commands` for ``(job_id, busy_id)``,
-        read *after* the caller's write (in the same pipeline, after it): the caller
-        then saves the round trip that reads them here; the first may be the reply of
-        :meth:`put_unless_busy_command` for ``job_id`` instead (:data:`PUT`: done).
+        ``decided``: the reply of :meth:`coalesced_command` for the same ids, sent
+        *after* the caller's write in its round trip (a job that waits then will see
+        the write): whatever it did is not done again here.
         """
         if self.queue is None:
             self.enqueue(func, *args, job_id=job_id)
             return
-        job_id = job_id.replace(":", "-")
-        if statuses is not None and not any(isinstance(s, Exception) for s in statuses):
-            status, busy = (_text(s) for s in statuses)
-        else:
-            status, busy = self.status(job_id), None
-        if status in WAITING or status == PUT:
+        job_id, busy_id = job_id.replace(":", "-"), busy_id.replace(":", "-")
+        decided = _text(decided) if not isinstance(decided, Exception) else None
+        if decided in ("put", "waits"):
             return
-        if status == "started":
-            if statuses is None:
-                busy = self.status(busy_id.replace(":", "-"))
+        if decided == "running":
+            busy = "started"
+        else:  # decided here: two reads
+            status = self.status(job_id)
+            if status in WAITING:
+                return
+            if status != "started":
+                self._put(func, args, job_id, None, queue)
+                return
+            busy = self.status(busy_id)
             if busy in WAITING:
                 return
-            if busy == "started" and last_id is not None:
-                self._put(func, args, last_id.replace(":", "-"), None, queue)
-            else:
-                self._put(func, args, busy_id.replace(":", "-"), None, queue)
-            return
-        self._put(func, args, job_id, None, queue)
+        if busy == "started" and last_id is not None:
+            self._put(func, args, last_id.replace(":", "-"), None, queue)
+        else:
+            self._put(func, args, busy_id, None, queue)
 
     def status(self, job_id: str) -> str | None:
         """The RQ status of job ``job_id`` (None: never enqueued, or done and deleted)."""
@@ -204,7 +214,6 @@ class Enqueuer:
         else:
             target.enqueue_in(delay, func, *args, **options)
         pipe.execute()
-
 
     @staticmethod
     def _options(job_id: str, pipe: Any) -> dict[str, Any]:

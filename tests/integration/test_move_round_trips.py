@@ -168,11 +168,29 @@ def test_a_move_while_the_projection_runs_enqueues_one_for_after_it(rq_app, roun
     round_trips.clear()
     reply = post()
     assert reply.status_code == 201
-    assert len(round_trips) == 2
+    assert len(round_trips) == 1  # decided and put by the server, after the append
     assert rt.enqueuer.queue.job_ids == [f"project-{gid}-next"]
     _, post = post_move(client, gid, tokens, seat=1)
     assert post().status_code == 201  # another move: the job after the run waits already
     assert rt.enqueuer.queue.job_ids == [f"project-{gid}-next"]
+
+
+def test_a_move_while_two_projections_run_enqueues_one_of_its_own(rq_app, round_trips):
+    from worker import jobs
+    client = rq_app.test_client()
+    gid, tokens = new_game(client)
+    rt = rq_app.extensions["ravenpost"]
+    for job_id in (f"project-{gid}", f"project-{gid}-next"):
+        if not rt.rq_redis.exists(f"rq:job:{job_id}"):
+            rt.enqueuer._put(jobs.project, (gid,), job_id, None)
+        job = Job.fetch(job_id, connection=rt.rq_redis)
+        rt.enqueuer.queue.remove(job)  # two workers took them
+        job.set_status(JobStatus.STARTED)
+    view, post = post_move(client, gid, tokens)
+    round_trips.clear()
+    assert post().status_code == 201
+    assert len(round_trips) == 2  # the server says both run; a job of the move's own
+    assert rt.enqueuer.queue.job_ids == [f"project-{gid}-{view['version'] + 1}"]
 
 
 def test_with_the_queue_on_another_redis_the_job_status_is_read_there(
