@@ -139,7 +139,7 @@ def main() -> None:
         app = create_app({"REDIS_CLIENT": client, "RUN_JOBS_INLINE": True, "TESTING": True,
                           "SECRET_KEY": BENCH_SECRET, "ADMIN_TOKEN": "a" * 40,
                           "RATELIMIT_ENABLED": False, "MAIL_BACKEND": "outbox",
-                          "BASE_URL": "http://localhost"})
+                          "BASE_URL": "http://localhost", "QUIET_HOURS": "off"})
         set_runtime(app.extensions["ravenpost"])
         games = [play_one(app, client, kind, args.players, rng)
                  for kind in KINDS for _ in range(args.games)]

@@ -45,7 +45,8 @@ def measure(kind: str, moves: int, players: int, seed: int,
             out: Path | None = None) -> dict[str, list[float]]:
     app = create_app({"REDIS_CLIENT": fakeredis.FakeRedis(decode_responses=True),
                       "RUN_JOBS_INLINE": True, "TESTING": True, "SECRET_KEY": "bench",
-                      "BASE_URL": "http://localhost", "ADMIN_TOKEN": "bench-admin"})
+                      "BASE_URL": "http://localhost", "ADMIN_TOKEN": "bench-admin",
+                      "QUIET_HOURS": "off"})  # no email held for the night
     rt = app.extensions["ravenpost"]
     renders: list[float] = []
 

@@ -108,8 +108,6 @@ def deliver_now(rt, game_id: str, notice: Notice) -> None:
 
 
 def send_notice(rt, game_id: str, notice: Notice) -> None:
-
-
     """Send a notice's email here rather than in a job of its own.
 
     The same send, under the same lease and marker, as the email job's
