@@ -103,6 +103,25 @@ def worker_load_rows(out: str):
     ]
 
 
+def email_wait_rows(out: str):
+    ratios = out.split("ratios (ours / reference):")[-1] if "ratios" in out else ""
+    ours = out.split("reference:")[0]
+
+    def ratio(name: str) -> float:
+        return _find(rf"{re.escape(name)}\s+{NUMBER}", ratios)
+
+    def figure(name: str) -> float:
+        return _find(rf"{re.escape(name)}\s+{NUMBER}", ours)
+
+    return [
+        ("players wait for email: moves/s", "RQ forking worker", ratio("moves/s"),
+         f"({figure('moves/s'):.0f} moves/s, {figure('emails/s'):.0f} emails/s)"),
+        ("players wait for email: email latency p99", "RQ forking worker",
+         ratio("email p99 s"), f"({figure('email p50 s'):.2f} s p50, "
+                               f"{figure('email p99 s'):.2f} s p99)"),
+    ]
+
+
 def sequential_rows(redis: str):
     def rows(out: str):
         return [(f"sequential moves/s (POST + next mover's GET), {redis}",
@@ -124,6 +143,8 @@ BENCHES = [
     Bench("engines.py", ["--games", "3"], engine_rows("Feudum"), args=["feudum-guilds"]),
     Bench("worker_load.py", ["--seconds", "10", "--drain-limit", "20"], worker_load_rows,
           limit=240),
+    Bench("worker_load.py", ["--seconds", "10", "--drain-limit", "20"], email_wait_rows,
+          limit=240, args=["--wait-for-email"]),
 ]
 
 
