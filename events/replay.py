@@ -270,28 +270,29 @@ class Replayer:
     def cached(self, game_id: str, version: int | None = None) -> Table | None:
         """A fresh copy of the table this process loaded last for the game (None: none,
         or not at ``version`` if given); the log may have grown since."""
-        entry = self._cache.get(game_id)
-        if entry is None or (version is not None and entry[0] != version):
-            return None
-        return self._cached(game_id, None)
+        packed = self._packed(game_id, lambda v: version is None or v == version)
+        return None if packed is None else Table.from_json(marshal.loads(packed))
 
     def cached_with_state(self, game_id: str, version: int) -> tuple[Table, Any] | None:
         """:meth:`cached` at ``version``, and another copy of its state (for a move's
         take-back check: decoding the cached table twice is cheaper than copying)."""
-        with self._cache_lock:
-            entry = self._cache.get(game_id)
-            if entry is None or entry[0] != version:
-                return None
-            self._cache.move_to_end(game_id)
-        return Table.from_json(marshal.loads(entry[1])), marshal.loads(entry[1])["state"]
+        packed = self._packed(game_id, lambda v: v == version)
+        if packed is None:
+            return None
+        return Table.from_json(marshal.loads(packed)), marshal.loads(packed)["state"]
 
     def _cached(self, game_id: str, at: int | None) -> Table | None:
+        packed = self._packed(game_id, lambda v: at is None or v <= at)
+        return None if packed is None else Table.from_json(marshal.loads(packed))
+
+    def _packed(self, game_id: str, usable: Callable[[int], bool]) -> bytes | None:
+        """The cached table of the game, marshalled, if its version is ``usable``."""
         with self._cache_lock:
             entry = self._cache.get(game_id)
-            if entry is None or (at is not None and entry[0] > at):
+            if entry is None or not usable(entry[0]):
                 return None
             self._cache.move_to_end(game_id)
-        return Table.from_json(marshal.loads(entry[1]))
+            return entry[1]
 
     def remember(self, table: Table) -> None:
         """Keep ``table`` in this process's bounded cache of tables, so the next load of
