@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from service.config import DEFAULTS
+
 ADMIN = "admin-token-for-tests"
+# The defaults for a test that builds its own Runtime: no quiet hours, as the suite runs
+# (tests/conftest.py), so that no test depends on the hour it runs at (22:00-08:00 would
+# hold its emails); a test of quiet hours sets them.
+TEST_DEFAULTS = {**DEFAULTS, "QUIET_HOURS": "off"}
 PLAYERS = [{"name": "Ada", "email": "ada@example.com"},
            {"name": "Bo", "email": "bo@example.com"}]
 

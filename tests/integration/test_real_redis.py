@@ -7,9 +7,8 @@ import threading
 import redis
 from rq import Queue, SimpleWorker
 
-from service.config import DEFAULTS
 from tests.sendgrid_standin import SendGridStandIn
-from tests.support import PLAYERS, admin_headers, bearer
+from tests.support import PLAYERS, TEST_DEFAULTS, admin_headers, bearer
 from worker.queue import QUEUES
 from worker.runtime import Runtime, set_runtime
 
@@ -69,7 +68,7 @@ def test_rq_worker_projects_and_emails_through_sendgrid_once_despite_a_crash(
         real_redis, real_redis_url):
     rq_redis = redis.Redis.from_url(real_redis_url)
     with SendGridStandIn(api_key="SG.test") as sendgrid:
-        config = {**DEFAULTS, "SECRET_KEY": "s", "MAIL_BACKEND": "sendgrid",
+        config = {**TEST_DEFAULTS, "SECRET_KEY": "s", "MAIL_BACKEND": "sendgrid",
                   "SENDGRID_API_KEY": "SG.test", "SENDGRID_HOST": sendgrid.url,
                   "MAIL_FROM": "Ravenpost <turns@example.com>"}
         rt = Runtime(config, real_redis, rq_redis)
@@ -127,7 +126,7 @@ def test_finished_jobs_leave_no_records_and_every_mail_marker_expires(real_redis
                                                                       real_redis_url):
     from worker.notify import MARKER_SECONDS
     rq_redis = redis.Redis.from_url(real_redis_url)
-    rt = Runtime({**DEFAULTS, "SECRET_KEY": "s", "BASE_URL": "http://localhost"},
+    rt = Runtime({**TEST_DEFAULTS, "SECRET_KEY": "s", "BASE_URL": "http://localhost"},
                  real_redis, rq_redis)
     set_runtime(rt)
     try:

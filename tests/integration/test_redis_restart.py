@@ -16,10 +16,9 @@ from rq import Queue
 from rq.registry import StartedJobRegistry
 
 from events.store import key
-from service.config import DEFAULTS
 from service.redis_setup import EmbeddedRedis
 from tests.integration.test_worker_crash import kill_all, start_worker, wait_for
-from tests.support import PLAYERS
+from tests.support import PLAYERS, TEST_DEFAULTS
 from worker import jobs
 from worker.lease import lease
 from worker.notify import send_turn
@@ -73,7 +72,7 @@ def outbox(client: redis.Redis) -> list[str]:
 
 
 def runtime_on(url: str, mail=None) -> Runtime:
-    config = {**DEFAULTS, "SECRET_KEY": "a-test-secret-of-more-than-32-bytes!",
+    config = {**TEST_DEFAULTS, "SECRET_KEY": "a-test-secret-of-more-than-32-bytes!",
               "BASE_URL": "http://localhost"}
     return Runtime(config, redis.Redis.from_url(url, decode_responses=True),
                    redis.Redis.from_url(url), mail=mail)

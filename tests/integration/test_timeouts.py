@@ -11,9 +11,8 @@ import redis
 from rq.registry import ScheduledJobRegistry
 
 from events.store import key
-from service.config import DEFAULTS
 from tests.integration.test_worker_crash import WAIT, kill_all, sweeps, wait_for, workers
-from tests.support import PLAYERS
+from tests.support import PLAYERS, TEST_DEFAULTS
 from worker import jobs
 from worker.queue import QUEUE_NAME
 from worker.runtime import Runtime
@@ -24,7 +23,7 @@ SECONDS = 6  # the per-move clock: long enough to kill the worker before it runs
 
 
 def _runtime(real_redis, real_redis_url) -> Runtime:
-    config = {**DEFAULTS, "SECRET_KEY": "a-test-secret-of-more-than-32-bytes!",
+    config = {**TEST_DEFAULTS, "SECRET_KEY": "a-test-secret-of-more-than-32-bytes!",
               "MAIL_BACKEND": "outbox", "BASE_URL": "http://localhost"}
     return Runtime(config, real_redis, redis.Redis.from_url(real_redis_url))
 
@@ -96,7 +95,7 @@ def test_firings_racing_each_other_record_one_time_out_and_one_move_for_it(real_
 
     from worker import timeouts
 
-    config = {**DEFAULTS, "SECRET_KEY": "a-test-secret-of-more-than-32-bytes!",
+    config = {**TEST_DEFAULTS, "SECRET_KEY": "a-test-secret-of-more-than-32-bytes!",
               "MAIL_BACKEND": "outbox", "BASE_URL": "http://localhost"}
     start = datetime(2030, 1, 7, 12, 0, tzinfo=UTC)
     setup = Runtime(config, real_redis)

@@ -22,9 +22,8 @@ from rq.scheduler import RQScheduler
 
 from events.gameplay import GameService
 from events.store import EventStore, key
-from service.config import DEFAULTS
 from tests.sendgrid_standin import SendGridStandIn
-from tests.support import PLAYERS
+from tests.support import PLAYERS, TEST_DEFAULTS
 from worker import jobs, notify
 from worker.notify import send_turn
 from worker.queue import QUEUE_NAME, Enqueuer
@@ -176,7 +175,7 @@ def _resend_until_sent(rt: Runtime, game: str) -> float | None:
 def test_a_worker_killed_after_sendgrid_accepted_an_email_resends_it_only_after_the_lease(
         real_redis, real_redis_url):
     with SendGridStandIn(api_key="SG.test") as sendgrid:
-        config = {**DEFAULTS, "SECRET_KEY": "s" * 40, "MAIL_BACKEND": "sendgrid",
+        config = {**TEST_DEFAULTS, "SECRET_KEY": "s" * 40, "MAIL_BACKEND": "sendgrid",
                   "SENDGRID_API_KEY": "SG.test", "SENDGRID_HOST": sendgrid.url,
                   "MAIL_FROM": "Ravenpost <turns@example.com>"}
         rt = Runtime(config, real_redis)
@@ -194,7 +193,7 @@ def test_a_worker_killed_after_sendgrid_accepted_an_email_resends_it_only_after_
 
 def test_the_outbox_keeps_one_copy_even_when_the_worker_dies_after_storing_it(
         real_redis, real_redis_url):
-    config = {**DEFAULTS, "SECRET_KEY": "s" * 40, "MAIL_BACKEND": "outbox"}
+    config = {**TEST_DEFAULTS, "SECRET_KEY": "s" * 40, "MAIL_BACKEND": "outbox"}
     rt = Runtime(config, real_redis)
     game = rt.games.create("test-race", PLAYERS, {"target": 30}).game_id
     _crash_after_the_provider_accepted(config, real_redis_url, game)

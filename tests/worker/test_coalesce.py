@@ -10,8 +10,7 @@ import redis
 from rq import Queue, SimpleWorker
 from rq.job import Job, JobStatus
 
-from service.config import DEFAULTS
-from tests.support import PLAYERS
+from tests.support import PLAYERS, TEST_DEFAULTS
 from worker import jobs, process, projection
 from worker.queue import MAIL_QUEUE_NAME, QUEUE_NAME, QUEUES
 from worker.runtime import Runtime, set_runtime
@@ -20,7 +19,7 @@ from worker.runtime import Runtime, set_runtime
 @pytest.fixture
 def rq_rt(real_redis, real_redis_url):
     """A runtime whose jobs go to RQ on a real Redis (nothing runs inline)."""
-    rt = Runtime({**DEFAULTS, "SECRET_KEY": "s", "BASE_URL": "http://localhost"},
+    rt = Runtime({**TEST_DEFAULTS, "SECRET_KEY": "s", "BASE_URL": "http://localhost"},
                  real_redis, redis.Redis.from_url(real_redis_url))
     set_runtime(rt)
     yield rt
