@@ -58,6 +58,20 @@ def ante(rt, game_id, seat, amount=1):
     jobs.project(game_id)
 
 
+def first_card_at_one_and_a_half_hours(rt, game_id, clock):
+    """Antes at 0 h and 1 h (both projected), then the first card at 1.5 h (not
+    projected): the table the card was played on."""
+    ante(rt, game_id, 0)
+    clock.at(1)
+    ante(rt, game_id, 1)
+    clock.at(1.5)
+    table = rt.games.load(game_id)
+    seat = min(table.to_act())
+    rt.games.play(game_id, seat, table.game.legal_moves(table.state, seat)[0],
+                  table.version)
+    return table
+
+
 PER_MOVE = {"kind": "per_move", "hours": 2}
 QUIET = {"fractions": [], "hours_before": []}
 
@@ -364,14 +378,7 @@ def test_an_old_games_deadline_hours_still_times_out(rt, clock):
 
 def test_the_clocks_after_a_take_back_match_a_fold_from_scratch(rt, create, clock):
     game_id, _ = create(time_control={"kind": "bank", "bank_hours": 5}, reminders=QUIET)
-    ante(rt, game_id, 0)
-    clock.at(1)
-    ante(rt, game_id, 1)
-    clock.at(1.5)
-    table = rt.games.load(game_id)
-    seat = min(table.to_act())
-    card = table.game.legal_moves(table.state, seat)[0]
-    rt.games.play(game_id, seat, card, table.version)
+    table = first_card_at_one_and_a_half_hours(rt, game_id, clock)
     clock.at(2)
     rt.games.rewind(game_id, table.version, "test", "admin")
     jobs.project(game_id)
@@ -383,14 +390,8 @@ def test_a_clock_check_folds_only_the_events_after_the_read_model(rt, create, cl
                                                                   monkeypatch):
     game_id, _ = create(time_control={"kind": "bank", "bank_hours": 5,
                                       "increment_hours": 1}, reminders=QUIET)
-    ante(rt, game_id, 0)
-    clock.at(1)
-    ante(rt, game_id, 1)  # projected: the read model is at this version
-    clock.at(1.5)
-    table = rt.games.load(game_id)
-    seat = min(table.to_act())
-    rt.games.play(game_id, seat, table.game.legal_moves(table.state, seat)[0],
-                  table.version)  # not projected yet
+    # the read model is at the second ante; the card is not projected yet
+    first_card_at_one_and_a_half_hours(rt, game_id, clock)
     whole = timeouts.full_fold(rt, game_id)
 
     def whole_log(*_args, **_kwargs):
@@ -404,14 +405,7 @@ def test_a_clock_check_folds_only_the_events_after_the_read_model(rt, create, cl
 
 def test_a_rewind_after_the_read_model_refolds_the_whole_log(rt, create, clock):
     game_id, _ = create(time_control={"kind": "bank", "bank_hours": 5}, reminders=QUIET)
-    ante(rt, game_id, 0)
-    clock.at(1)
-    ante(rt, game_id, 1)
-    clock.at(1.5)
-    table = rt.games.load(game_id)
-    seat = min(table.to_act())
-    rt.games.play(game_id, seat, table.game.legal_moves(table.state, seat)[0],
-                  table.version)
+    table = first_card_at_one_and_a_half_hours(rt, game_id, clock)
     jobs.project(game_id)
     clock.at(2)
     rt.games.rewind(game_id, table.version, "test", "admin")  # not projected yet
