@@ -147,16 +147,17 @@ def test_outbox_dedupe_key_expires(redis) -> None:
     assert 0 < redis.ttl("rp:outbox:key:turn:g1:1:0") <= 3600
 
 
-def test_outbox_releases_key_when_store_fails(redis, monkeypatch) -> None:
+def test_outbox_claims_a_key_only_with_its_email(redis, monkeypatch) -> None:
     outbox = OutboxBackend(redis)
 
-    def broken_pipeline(*a, **kw):
+    def redis_gone(*a, **kw):
         raise ConnectionError("redis went away")
 
-    monkeypatch.setattr(redis, "pipeline", broken_pipeline)
+    monkeypatch.setattr(redis, "eval", redis_gone)
     with pytest.raises(ConnectionError):
         outbox.send(email(1))
     monkeypatch.undo()
+    assert redis.keys("rp:outbox:key:*") == []
     outbox.send(email(1))  # the retried job is not mistaken for a duplicate
     assert len(outbox.list()) == 1
 

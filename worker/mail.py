@@ -143,6 +143,19 @@ def _address(value: str) -> str:
 # ---------------------------------------------------------------------------------------
 
 
+# KEYS: the key's claim, the email's hash, the index.  ARGV: the email's id, the claim's
+# seconds to live, its index score, then the hash's fields and values.  Answers the id
+# stored under the key: this one's, or an earlier copy's (then nothing is written).
+_STORE = """
+local earlier = redis.call('GET', KEYS[1])
+if earlier then return earlier end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+redis.call('HSET', KEYS[2], unpack(ARGV, 4))
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
+return ARGV[1]
+"""
+
+
 class OutboxBackend:
     """Stores mail in Redis for the /dev/mail browser instead of sending it.
 
@@ -160,7 +173,13 @@ class OutboxBackend:
     Ids look like ``<unix ms, 13 digits>-<seq>``: unique, URL-safe and time-ordered to
     the millisecond (the index score, not the id string, is the exact order).
     Only the newest ``max_items`` emails are kept, so a long-running dev box does not
-    grow without bound. Only plain commands are used (no Lua), so fakeredis works.
+    grow without bound.
+
+    The claim of the key and the email are written by one script (:data:`_STORE`), so
+    they land together or not at all: a claim without its email (a worker killed between
+    two commands, or a write run twice because its reply was lost and the client sent it
+    again) would make every retry of the job a "duplicate" and the email would never be
+    stored.
 
     On a Redis Cluster the prefix is ``rp:{outbox}`` (``CLUSTER_PREFIX``): the hash tag
     keeps every outbox key in one slot, so its MULTIs stay legal.  The outbox is the
@@ -204,10 +223,6 @@ class OutboxBackend:
         seq = int(self.redis.incr(f"{self.PREFIX}:seq"))
         mail_id = f"{int(now.timestamp() * 1000):013d}-{seq}"
         dedupe_key = self._dedupe_key(email.key)
-        # Claim the key first: of two concurrent runs of one job only one may store.
-        if not self.redis.set(dedupe_key, mail_id, nx=True, ex=self.dedupe_ttl):
-            log.info("outbox: skipped duplicate email key=%s to=%s", email.key, email.to)
-            return
         record = {
             "id": mail_id,
             "to": email.to,
@@ -222,19 +237,12 @@ class OutboxBackend:
             record["inline"] = json.dumps([
                 {"cid": i.cid, "filename": i.filename, "type": i.mime_type,
                  "data": base64.b64encode(i.data).decode("ascii")} for i in email.inline])
-        try:
-            pipe = self.redis.pipeline(transaction=True)
-            pipe.hset(self._mail_key(mail_id), mapping=record)
-            pipe.zadd(self.index_key, {mail_id: seq})
-            pipe.execute()
-        except Exception:
-            # Release the claim so a retried job can store the mail instead of it being
-            # silently "deduplicated" into nothing.
-            try:
-                self.redis.delete(dedupe_key)
-            except Exception:  # pragma: no cover - Redis is gone; the TTL cleans up
-                log.exception("outbox: could not release dedupe key %s", dedupe_key)
-            raise
+        fields = [part for item in record.items() for part in item]
+        stored = self.redis.eval(_STORE, 3, dedupe_key, self._mail_key(mail_id),
+                                 self.index_key, mail_id, self.dedupe_ttl, seq, *fields)
+        if _str(stored) != mail_id:  # the key was stored before, by this job or another
+            log.info("outbox: skipped duplicate email key=%s to=%s", email.key, email.to)
+            return
         log.info("outbox: stored email %s key=%s to=%s", mail_id, email.key, email.to)
         self._trim()
 
