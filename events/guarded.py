@@ -63,9 +63,10 @@ def append_if(store, game_id: str, expected_version: int, event: Event, prev: st
         if isinstance(result, Exception):
             raise result
     if isinstance(added, redis.ResponseError) and "equal or smaller" in str(added):
-        raise ConflictError(store.version(game_id)) from added
-    if isinstance(added, Exception):
+        if not store.holds(game_id, sealed):  # else: ours, sent again (see holds)
+            raise ConflictError(store.version(game_id)) from added
+    elif isinstance(added, Exception):
         raise added
-    if added is not None:
+    elif added is not None:
         raise GuardFailed(added)
     return sealed, replies

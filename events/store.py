@@ -128,10 +128,22 @@ class EventStore:
                 raise result
         added = replies[marks]
         if isinstance(added, redis.ResponseError) and "equal or smaller" in str(added):
-            raise ConflictError(self.version(game_id)) from added
-        if isinstance(added, Exception):
+            if not self.holds(game_id, sealed):
+                raise ConflictError(self.version(game_id)) from added
+        elif isinstance(added, Exception):
             raise added
         return replies[marks + 1:]
+
+    def holds(self, game_id: str, event: Event) -> bool:
+        """Whether the log's entry at ``event.version`` is ``event`` itself (its hash).
+
+        An append whose reply was lost may be sent again (the cluster client does so by
+        itself on a connection error or a timeout); the XADD then finds its own entry in
+        the way, which is a success, not a conflict: the hash covers the time, the move
+        and the draws, so no other append can have written it."""
+        at = f"0-{event.version}"
+        entries = self.redis.xrange(key(game_id, "log"), min=at, max=at)
+        return bool(entries) and entries[0][1].get("hash") == event.hash
 
     def marked_pipeline(self, game_id: str, first: bool = False) -> tuple[Any, int]:
         """A pipeline for an append, on which the game is marked for projection (and,
