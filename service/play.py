@@ -14,6 +14,7 @@ answer to a POST (CSRF-protected, ``Cache-Control: no-store``), and can revoke i
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
@@ -187,9 +188,9 @@ def act(token: str):
     stale = _stale_reason(link)
     if stale:
         return _page(link, post_url, status=409, stale=stale)
-    if not burn(runtime.redis, link, runtime.config["LINK_MAX_AGE"]):
-        return _page(link, post_url, status=409, stale=USED)  # a second click won the race
     try:
+        if not burn(runtime.redis, link, runtime.config["LINK_MAX_AGE"]):
+            return _page(link, post_url, status=409, stale=USED)  # a second click won
         _apply(link, same_turn=True)
     except ConflictError:
         unburn(runtime.redis, link)
@@ -197,6 +198,13 @@ def act(token: str):
     except IllegalMove as exc:
         unburn(runtime.redis, link)
         return _refused(link, post_url, exc)
+    except Exception:
+        # Redis failed us midway (a lost reply may have burned the link or even played the
+        # move): give the link back, so the next click is judged afresh (a move that
+        # landed makes it stale; one that did not can still be made)
+        with contextlib.suppress(Exception):
+            unburn(runtime.redis, link)
+        raise
     play_token = runtime.links.make(link.game_id, link.seat, "play")
     return redirect(url_for("play.page", token=play_token, done=1), 303)
 

@@ -12,6 +12,11 @@ API tokens carry the seat's *generation* (``gen``); the current one is kept per 
 hash ``api-gen`` (seat -> int).  Revoking a seat's token bumps it, so every token made
 before is refused at once.  Tokens without ``gen`` (made before generations existed) count
 as generation 0, so they keep working until their seat's first revocation.
+
+A write whose reply was lost may run twice (the cluster client sends it again by itself):
+a burn writes a value of its own and recognises it, and a generation is raised to one
+above the generation read (:func:`raise_generation`) rather than incremented, so that
+neither comes out of a second run as "used" or with a token already revoked.
 """
 
 from __future__ import annotations
@@ -138,7 +143,10 @@ class Links:
 
 def burn(redis_client, link: Link, ttl: int) -> bool:
     """Mark a one-shot link used; False if it was used before."""
-    return bool(redis_client.set(key(link.game_id, f"used:{link.nonce}"), "1", nx=True, ex=ttl))
+    name, mine = key(link.game_id, f"used:{link.nonce}"), secrets.token_hex(8)
+    if redis_client.set(name, mine, nx=True, ex=ttl):
+        return True
+    return redis_client.get(name) == mine  # this very SET, sent again after a lost reply
 
 
 def unburn(redis_client, link: Link) -> None:
@@ -205,5 +213,30 @@ def api_token(redis_client, links: Links, game_id: str, seat: int) -> str:
 
 def rotate_api_token(redis_client, links: Links, game_id: str, seat: int) -> str:
     """Revoke every API token of the seat (at once) and return one of the new generation."""
-    generation = int(redis_client.hincrby(_generations(game_id), str(seat), 1))
+    generation = raise_generation(redis_client, _generations(game_id), str(seat),
+                                  api_generation(redis_client, game_id, seat) + 1)
     return links.make(game_id, seat, "api", generation=generation)
+
+
+# KEYS: the key.  ARGV: the hash field ('' for a plain key), the generation to reach.
+_RAISE = """
+local now
+if ARGV[1] == '' then now = redis.call('GET', KEYS[1]) else
+  now = redis.call('HGET', KEYS[1], ARGV[1]) end
+now = tonumber(now or '0')
+local wanted = tonumber(ARGV[2])
+if now >= wanted then return now end
+if ARGV[1] == '' then redis.call('SET', KEYS[1], wanted) else
+  redis.call('HSET', KEYS[1], ARGV[1], wanted) end
+return wanted
+"""
+
+
+def raise_generation(redis_client, name: str, field: str, at_least: int) -> int:
+    """Raise the generation kept at ``name`` (its hash field ``field``; ``""``: the key
+    itself) to ``at_least`` unless it is there already; the generation now.
+
+    Run twice (a lost reply, sent again), it raises once; run by two revocations at once,
+    both read the same generation and share the next; and it never goes back, so a token
+    revoked by a third revocation meanwhile stays revoked."""
+    return int(redis_client.eval(_RAISE, 1, name, field, at_least))

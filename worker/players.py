@@ -21,7 +21,7 @@ from typing import Any
 
 from events.clocks import ClockFold, span
 from events.store import key
-from worker.links import LinkError, Links
+from worker.links import LinkError, Links, raise_generation
 
 DEFAULT_QUIET = (22, 8)  # local hours: quiet from 22:00 until 08:00
 PREF_FIELDS = ("quiet", "tz", "digest")
@@ -158,7 +158,9 @@ def my_games_url(rt, address: str | None) -> str | None:
 
 def revoke_me(client, links: Links, pid: str) -> str:
     """Revoke every my-games link of the player at once; a token of the new generation."""
-    return links.make_me(pid, int(client.incr(pkey(pid, "me-gen"))))
+    generation = raise_generation(client, pkey(pid, "me-gen"), "",
+                                  me_generation(client, pid) + 1)
+    return links.make_me(pid, generation)
 
 
 # -- the listing (my-games page and digest) ----------------------------------------------
