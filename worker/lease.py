@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import uuid
 from collections.abc import Iterator
 
 import redis
@@ -28,9 +29,14 @@ def lease(client: redis.Redis, name: str, seconds: float) -> Iterator[bool]:
     The lease is renewed every ``seconds / 3`` until the block ends, then released.
     """
     lock = client.lock(name, timeout=seconds, blocking=False, thread_local=False)
-    if not lock.acquire():
-        yield False
-        return
+    token = uuid.uuid4().hex
+    if not lock.acquire(token=token):
+        # the key may hold this very token: our SET, sent again after its reply was lost
+        # (the cluster client does that), found itself in the way
+        lock.local.token = client.get_encoder().encode(token)
+        if not lock.owned():
+            yield False
+            return
     stop = threading.Event()
     renewer = threading.Thread(target=_renew, args=(lock, seconds, stop), daemon=True,
                                name=f"lease {name}")

@@ -15,6 +15,7 @@ from tests.lost_replies import LostReplies
 from tests.service.test_play import csrf
 from tests.support import ADMIN, PLAYERS, admin_headers, bearer
 from worker import links, players
+from worker.lease import lease
 from worker.mail import Email, OutboxBackend
 
 RESENT = [pytest.param(True, id="resent-by-the-client"),
@@ -172,3 +173,20 @@ def test_a_generation_never_goes_back(real_redis):
     assert links.raise_generation(real_redis, "rp:{g:x}:api-gen", "0", 3) == 3
     assert links.raise_generation(real_redis, "rp:player:{p:y}:me-gen", "", 1) == 1
     assert real_redis.get("rp:player:{p:y}:me-gen") == "1"
+
+
+def test_a_lease_whose_taking_reply_was_lost_is_held_and_let_go(lossy, real_redis):
+    client = lossy.client(resend=True)
+    lossy.arm(lambda c: c.startswith("SET rp:test:lease "))
+    with lease(client, "rp:test:lease", 15) as held:
+        assert lossy.lost, "the lease's reply was never lost"
+        assert held  # its own token was in the way: taken, not someone else's
+        with lease(real_redis, "rp:test:lease", 15) as other:
+            assert not other
+    assert real_redis.exists("rp:test:lease") == 0  # let go at the end
+
+
+def test_a_lease_held_by_another_is_still_refused(real_redis):
+    with lease(real_redis, "rp:test:lease", 15) as first, \
+            lease(real_redis, "rp:test:lease", 15) as second:
+        assert first and not second
