@@ -106,8 +106,11 @@ class RedisNode:
         directory.mkdir(parents=True, exist_ok=True)
 
     def start(self) -> None:
+        # as deploy/compose.yaml runs them: with "everysec" a write can be answered
+        # before it reaches the file (while an fsync lags), and a SIGKILL then loses it
         argv = [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1",
-                "--dir", str(self.dir), "--appendonly", "yes", "--save", "",
+                "--dir", str(self.dir), "--appendonly", "yes", "--appendfsync", "always",
+                "--save", "",
                 "--maxmemory-policy", "noeviction", "--logfile", str(self.dir / "redis.log")]
         if self.cluster:
             # No replicas here, so the killed master's slots are down until it is back;
