@@ -37,8 +37,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                                   "Redis and sets it for you)")
         client = connect_store(app.config)
         if app.config.get("REDIS_CLUSTER") and not app.config.get("RATELIMIT_STORAGE_URI"):
-            from service.redis_setup import cluster_limits_uri
-            app.config["RATELIMIT_STORAGE_URI"] = cluster_limits_uri(url)
+            from service.redis_setup import cluster_limits
+            uri, options = cluster_limits(url)
+            app.config["RATELIMIT_STORAGE_URI"] = uri
+            app.config["RATELIMIT_STORAGE_OPTIONS"] = {
+                **options, **(app.config.get("RATELIMIT_STORAGE_OPTIONS") or {})}
         if not app.config["RUN_JOBS_INLINE"]:
             rq_client = connect_queue(app.config)
         if app.config["CHECK_REDIS"]:

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import redis
 from redis.backoff import NoBackoff
@@ -57,15 +58,22 @@ def connect_queue(config: dict) -> redis.Redis:
     return connect(url, decode=False)
 
 
-def cluster_limits_uri(url: str) -> str:
-    """The ``limits`` storage URI of the cluster that ``url`` names a node of, so that
-    the rate counters live in the cluster like everything else of the app's (each
-    counter is one key: one slot)."""
+def cluster_limits(url: str) -> tuple[str, dict[str, Any]]:
+    """The ``limits`` storage URI and options of the cluster that ``url`` names a node
+    of, so that the rate counters live in the cluster like everything else of the app's
+    (each counter is one key: one slot).  A ``rediss://`` node keeps its TLS, and the
+    ``ssl_*`` settings of its URL's query, which the URI alone would drop."""
     from urllib.parse import urlsplit
+
+    from redis.connection import parse_url
     parts = urlsplit(url)
     if parts.scheme not in ("redis", "rediss"):
         raise ValueError(f"a cluster node is a redis:// or rediss:// URL, not {url!r}")
-    return f"redis+cluster://{parts.netloc}"
+    options: dict[str, Any] = {}
+    if parts.scheme == "rediss":
+        options = {"ssl": True} | {name: value for name, value in parse_url(url).items()
+                                   if name.startswith("ssl_")}
+    return f"redis+cluster://{parts.netloc}", options
 
 
 def durability_problems(client: redis.Redis) -> list[str]:

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from service.cli import main
 from service.config import DEFAULTS, ConfigError, check, from_environment, queue_url
-from service.redis_setup import cluster_limits_uri
+from service.redis_setup import cluster_limits
 
 
 def settings(**over):
@@ -64,10 +64,48 @@ def test_every_command_refuses_a_cluster_without_a_queue_redis_in_one_line(
 
 
 def test_rate_limits_on_a_cluster_are_counted_in_the_cluster():
-    assert cluster_limits_uri("redis://10.0.0.5:7000") == "redis+cluster://10.0.0.5:7000"
-    assert cluster_limits_uri("redis://:pw@10.0.0.5:7000/0") == "redis+cluster://:pw@10.0.0.5:7000"
+    assert cluster_limits("redis://10.0.0.5:7000") == ("redis+cluster://10.0.0.5:7000", {})
+    assert cluster_limits("redis://:pw@10.0.0.5:7000/0") == \
+        ("redis+cluster://:pw@10.0.0.5:7000", {})
     with pytest.raises(ValueError):
-        cluster_limits_uri("unix:///tmp/redis.sock")
+        cluster_limits("unix:///tmp/redis.sock")
+
+
+def test_rate_limits_on_a_tls_cluster_keep_its_tls():
+    uri, options = cluster_limits(
+        "rediss://:pw@10.0.0.5:7000?ssl_cert_reqs=required&ssl_ca_certs=/etc/ca.pem")
+    assert uri == "redis+cluster://:pw@10.0.0.5:7000"
+    assert options == {"ssl": True, "ssl_cert_reqs": "required",
+                       "ssl_ca_certs": "/etc/ca.pem"}
+
+
+def test_the_app_hands_the_limiter_the_clusters_tls(monkeypatch):
+    import fakeredis
+    from limits.storage import RedisClusterStorage
+
+    from service import create_app, redis_setup
+    from tests.support import ADMIN
+    monkeypatch.setattr(redis_setup, "connect_store",
+                        lambda config: fakeredis.FakeRedis(decode_responses=True))
+    monkeypatch.setattr(redis_setup, "connect_queue", lambda config: fakeredis.FakeRedis())
+    given: dict = {}
+
+    class Connected(Exception):
+        """Where the limiter would reach the cluster (there is none here)."""
+
+    def connect(self, uri, **options):
+        given.update(uri=uri, options=options)
+        raise Connected
+
+    monkeypatch.setattr(RedisClusterStorage, "__init__", connect)
+    with pytest.raises(Connected):
+        create_app({"REDIS_URL": "rediss://node:7000", "REDIS_CLUSTER": True,
+                    "QUEUE_REDIS_URL": "redis://q:6379", "CHECK_REDIS": False,
+                    "SECRET_KEY": "test-secret", "ADMIN_TOKEN": ADMIN,
+                    "BASE_URL": "http://localhost",
+                    "RATELIMIT_STORAGE_OPTIONS": {"socket_timeout": 2}})
+    assert given["uri"] == "redis+cluster://node:7000"
+    assert given["options"]["ssl"] is True and given["options"]["socket_timeout"] == 2
 
 
 def test_serve_refuses_a_cluster_without_a_node(monkeypatch, tmp_path):
