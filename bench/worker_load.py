@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from common import BENCH_ADMIN, production, real_redis
 
 from tests.redis_claim import CLAIM
+from worker.projection import superseded_total
 
 PLAYERS = [{"name": "Ada", "email": "ada@example.com"}, {"name": "Bo", "email": "bo@example.com"}]
 
@@ -173,7 +174,7 @@ def settled_notices(redis_client) -> int:
     the email was about to be built or already when the turn was projected (the
     projection's counter: such a notice gets no marker)."""
     return (sum(1 for _ in redis_client.scan_iter("*:mailed:turn:*", 1000))
-            + int(redis_client.get("rp:stats:superseded_notices") or 0))
+            + superseded_total(redis_client))
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -31,8 +31,8 @@ from events.store import key
 from worker import digest, due, quiet, timeouts
 from worker import notify as mail
 from worker.projection import (
-    SUPERSEDED,
     Notice,
+    count_superseded,
     enqueue_notice,
     lagging_games,
     notice_done,
@@ -91,10 +91,8 @@ def send_pending(game_id: str) -> int:
     passed = [n for n in notices if superseded(n, awaiting)]
     if passed:
         # what send_turn would find (its turn is over: nothing to say), without its lease
-        pipe = rt.redis.pipeline(transaction=False)
-        pipe.hdel(key(game_id, "pending"), *(n.ident for n in passed))
-        pipe.incrby(SUPERSEDED, len(passed))
-        pipe.execute()
+        rt.redis.hdel(key(game_id, "pending"), *(n.ident for n in passed))
+        count_superseded(rt, game_id, len(passed))
     for notice in notices:
         if notice not in passed:
             send_notice(rt, game_id, notice)

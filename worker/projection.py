@@ -24,6 +24,8 @@ from dataclasses import asdict, dataclass, replace
 from datetime import timedelta
 from typing import Any
 
+import redis
+
 from events import envelope as ev
 from events import shards
 from events.clocks import iso
@@ -200,7 +202,16 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     # (their email job has not run yet), are out of date as those above are
     passed = [f"turn:{version}:{seat}" for seat, version in turns_before.items()
               if version != 1 and awaiting.get(seat, {}).get("version") != version]
+    cluster = shards.is_cluster(rt.redis)
+    if notices and cluster:
+        # Into the index of games with pending emails *before* the notices are written:
+        # on a cluster it lives on other masters, and notices written while one of them
+        # is down would be pending where no sweep looks (a member without notices is
+        # dropped by the next sweep).  On one server it goes in the transaction.
+        rt.redis.sadd(shards.bucket_key(rt.redis, PENDING_GAMES, game_id), game_id)
     pipe = rt.redis.pipeline(transaction=True)
+    if notices and not cluster:
+        pipe.sadd(shards.bucket_key(rt.redis, PENDING_GAMES, game_id), game_id)
     if passed:
         pipe.hdel(key(game_id, "pending"), *passed)
     pipe.delete(key(game_id, "awaiting"))
@@ -216,7 +227,7 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     pipe.set(key(game_id, "projected"), table.version)
     replies = pipe.execute()
     if passed:
-        superseded_count += replies[0]
+        superseded_count += replies[1 if notices and not cluster else 0]
     if clocks.version and clocks.kind != "none" or any(
             s["bot"] or s["unseat"] for s in clocks.s["seats"]):
         due.set_due(rt.redis, game_id, clocks.next_due())
@@ -224,17 +235,30 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     # the indexes across games, outside the game's transaction (another hash slot)
     if not projected:  # a new game (or fork): into its players' "my games" index
         players.index_game(rt.redis, game_id)
-    pipe = rt.redis.pipeline(transaction=False)
-    pipe.zadd(shards.bucket_key(rt.redis, LOBBY, game_id), {game_id: time.time()})
-    if notices:
-        pipe.sadd(shards.bucket_key(rt.redis, PENDING_GAMES, game_id), game_id)
-    if superseded_count:
-        pipe.incrby(SUPERSEDED, superseded_count)
-    pipe.execute()
+    rt.redis.zadd(shards.bucket_key(rt.redis, LOBBY, game_id), {game_id: time.time()})
+    count_superseded(rt, game_id, superseded_count)
     snapshot_version = json.loads(snapshot_raw) if snapshot_raw else 0
     if table.version - snapshot_version >= rt.config["SNAPSHOT_EVERY"] or table.ended:
         rt.replayer.write_snapshot(table)
     return notices
+
+
+def count_superseded(rt: Runtime, game_id: str, count: int) -> None:
+    """Add ``count`` to the statistic of notices out of date when projected or sent (a
+    bucket per game, so no one key takes every projection's write).  Only a statistic:
+    it never fails the job whose emails it counts."""
+    if not count:
+        return
+    try:
+        rt.redis.incrby(shards.bucket_key(rt.redis, SUPERSEDED, game_id), count)
+    except redis.RedisError as exc:
+        log.warning("the count of superseded notices missed %s: %s", count, exc)
+
+
+def superseded_total(client: Any) -> int:
+    """The statistic :func:`count_superseded` keeps, summed over its buckets."""
+    return sum(int(client.get(bucket) or 0)
+               for bucket in shards.all_buckets(client, SUPERSEDED))
 
 
 def superseded(notice: Notice, awaiting: dict[int, dict]) -> bool:
