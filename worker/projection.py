@@ -202,6 +202,11 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     # (their email job has not run yet), are out of date as those above are
     passed = [f"turn:{version}:{seat}" for seat, version in turns_before.items()
               if version != 1 and awaiting.get(seat, {}).get("version") != version]
+    if not projected:
+        # A new game (or fork) into its players' "my games" index, before its projection
+        # is recorded: should this fail, the projection is not recorded either, and the
+        # sweep, which retries it, indexes the game then.
+        players.index_game(rt.redis, game_id)
     cluster = shards.is_cluster(rt.redis)
     if notices and cluster:
         # Into the index of games with pending emails *before* the notices are written:
@@ -232,9 +237,7 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
             s["bot"] or s["unseat"] for s in clocks.s["seats"]):
         due.set_due(rt.redis, game_id, clocks.next_due())
         timeouts.schedule(rt, game_id, clocks)
-    # the indexes across games, outside the game's transaction (another hash slot)
-    if not projected:  # a new game (or fork): into its players' "my games" index
-        players.index_game(rt.redis, game_id)
+    # the lobby, outside the game's transaction (another hash slot)
     rt.redis.zadd(shards.bucket_key(rt.redis, LOBBY, game_id), {game_id: time.time()})
     count_superseded(rt, game_id, superseded_count)
     snapshot_version = json.loads(snapshot_raw) if snapshot_raw else 0

@@ -272,3 +272,24 @@ def test_a_turn_email_is_not_lost_when_the_index_of_pending_games_cannot_be_writ
     jobs.sweep()
     assert rt.redis.get(key(game, f"mailed:turn:3:{seat}")) == "sent"
     assert pending_notices(rt) == []
+
+
+def test_a_new_game_reaches_its_players_games_even_if_their_index_fails_once(
+        rt, monkeypatch):
+    import redis
+
+    from worker import players
+    game = rt.games.create("test-race", PLAYERS, {"target": 30}).game_id
+    real_index = players.index_game
+
+    def index_node_down(*args, **kwargs):
+        raise redis.ConnectionError("the master of a player's index is down")
+
+    monkeypatch.setattr(players, "index_game", index_node_down)
+    with pytest.raises(redis.ConnectionError):
+        jobs.project(game)
+    monkeypatch.setattr(players, "index_game", real_index)  # the master is back
+    jobs.sweep()
+    for player in PLAYERS:
+        assert game in players.games_of(rt.redis, players.player_id(player["email"]))
+        assert len(mails_to(rt, player["email"])) == 1  # the invitation, once
