@@ -18,7 +18,7 @@ from typing import Any
 import redis
 
 from events.envelope import Event
-from events.store import ConflictError, key
+from events.store import WRITER, ConflictError, key, writer_token
 
 # KEYS: the log, the guarding hash.  ARGV: the entry id, the hash field, the value it
 # must hold ('0' stands for none), then the entry's fields and values.
@@ -51,7 +51,9 @@ def append_if(store, game_id: str, expected_version: int, event: Event, prev: st
         version=expected_version + 1, type=event.type, actor=event.actor, data=event.data,
         tape=event.tape, v=event.v, at=event.at or (store.clock() if store.clock else ""),
     ).sealed(prev)
-    pairs = [part for item in sealed.to_fields().items() for part in item]
+    writer = writer_token()
+    pairs = [part for item in (sealed.to_fields() | {WRITER: writer}).items()
+             for part in item]
     pipe, marks = store.marked_pipeline(game_id, first=sealed.version == 1)
     pipe.execute_command("EVAL", _APPEND_IF, 2, key(game_id, "log"), key(game_id, guard[0]),
                          f"0-{sealed.version}", guard[1], guard[2], *pairs)
@@ -63,7 +65,7 @@ def append_if(store, game_id: str, expected_version: int, event: Event, prev: st
         if isinstance(result, Exception):
             raise result
     if isinstance(added, redis.ResponseError) and "equal or smaller" in str(added):
-        if not store.holds(game_id, sealed):  # else: ours, sent again (see holds)
+        if not store.holds(game_id, sealed.version, writer):  # else ours, sent again
             raise ConflictError(store.version(game_id)) from added
     elif isinstance(added, Exception):
         raise added
