@@ -188,10 +188,11 @@ def act(token: str):
     stale = _stale_reason(link)
     if stale:
         return _page(link, post_url, status=409, stale=stale)
+    burned = None  # not known until the burn answers
     try:
-        if not burn(runtime.redis, link, runtime.config["LINK_MAX_AGE"]):
-            return _page(link, post_url, status=409, stale=USED)  # a second click won
-        _apply(link, same_turn=True)
+        burned = burn(runtime.redis, link, runtime.config["LINK_MAX_AGE"])
+        if burned:
+            _apply(link, same_turn=True)
     except ConflictError:
         unburn(runtime.redis, link)
         return _page(link, post_url, status=409, stale=MOVED_ON)
@@ -202,9 +203,12 @@ def act(token: str):
         # Redis failed us midway (a lost reply may have burned the link or even played the
         # move): give the link back, so the next click is judged afresh (a move that
         # landed makes it stale; one that did not can still be made)
-        with contextlib.suppress(Exception):
-            unburn(runtime.redis, link)
+        if burned is not False:
+            with contextlib.suppress(Exception):
+                unburn(runtime.redis, link)
         raise
+    if not burned:
+        return _page(link, post_url, status=409, stale=USED)  # a second click won the race
     play_token = runtime.links.make(link.game_id, link.seat, "play")
     return redirect(url_for("play.page", token=play_token, done=1), 303)
 
