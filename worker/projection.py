@@ -208,15 +208,14 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
         # sweep, which retries it, indexes the game then.
         players.index_game(rt.redis, game_id)
     cluster = shards.is_cluster(rt.redis)
+    pending_index = shards.bucket_key(rt.redis, PENDING_GAMES, game_id)
     if notices and cluster:
-        # Into the index of games with pending emails *before* the notices are written:
-        # on a cluster it lives on other masters, and notices written while one of them
-        # is down would be pending where no sweep looks (a member without notices is
-        # dropped by the next sweep).  On one server it goes in the transaction.
-        rt.redis.sadd(shards.bucket_key(rt.redis, PENDING_GAMES, game_id), game_id)
+        # Into the index of games with pending emails *before* the notices are written
+        # (and again after, see pending_notices): on a cluster it lives on other masters,
+        # and notices written while one of them is down would be pending where no sweep
+        # looks.  On one server it goes in the transaction.
+        rt.redis.sadd(pending_index, game_id)
     pipe = rt.redis.pipeline(transaction=True)
-    if notices and not cluster:
-        pipe.sadd(shards.bucket_key(rt.redis, PENDING_GAMES, game_id), game_id)
     if passed:
         pipe.hdel(key(game_id, "pending"), *passed)
     pipe.delete(key(game_id, "awaiting"))
@@ -226,19 +225,25 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     if notices:
         pipe.hset(key(game_id, "pending"),
                   mapping={n.ident: json.dumps(asdict(n)) for n in notices})
+        if not cluster:
+            pipe.sadd(pending_index, game_id)
     pipe.set(key(game_id, "summary"), json.dumps(summary_of(table)))
     if clocks.version:
         timeouts.store_read_model(pipe, game_id, clocks)
     pipe.set(key(game_id, "projected"), table.version)
     replies = pipe.execute()
     if passed:
-        superseded_count += replies[1 if notices and not cluster else 0]
+        superseded_count += replies[0]
     if clocks.version and clocks.kind != "none" or any(
             s["bot"] or s["unseat"] for s in clocks.s["seats"]):
         due.set_due(rt.redis, game_id, clocks.next_due())
         timeouts.schedule(rt, game_id, clocks)
-    # the lobby, outside the game's transaction (another hash slot)
-    rt.redis.zadd(shards.bucket_key(rt.redis, LOBBY, game_id), {game_id: time.time()})
+    # the indexes across games, outside the game's transaction (other hash slots)
+    pipe = rt.redis.pipeline(transaction=False)
+    pipe.zadd(shards.bucket_key(rt.redis, LOBBY, game_id), {game_id: time.time()})
+    if notices and cluster:
+        pipe.sadd(pending_index, game_id)
+    pipe.execute()
     count_superseded(rt, game_id, superseded_count)
     snapshot_version = json.loads(snapshot_raw) if snapshot_raw else 0
     if table.version - snapshot_version >= rt.config["SNAPSHOT_EVERY"] or table.ended:
@@ -347,7 +352,12 @@ def pending_notices(rt: Runtime) -> list[tuple[str, Notice]]:
     for game_id in shards.smembers(rt.redis, PENDING_GAMES):
         members = rt.redis.hvals(key(game_id, "pending"))
         if not members:
-            rt.redis.srem(shards.bucket_key(rt.redis, PENDING_GAMES, game_id), game_id)
+            index = shards.bucket_key(rt.redis, PENDING_GAMES, game_id)
+            rt.redis.srem(index, game_id)
+            # a projection that wrote notices meanwhile has put the game in already:
+            # looking again after the removal puts it back
+            if rt.redis.hlen(key(game_id, "pending")):
+                rt.redis.sadd(index, game_id)
         for member in members:
             notice = Notice(**json.loads(member))
             if notice.since is not None and notice.since < oldest:

@@ -293,3 +293,22 @@ def test_a_new_game_reaches_its_players_games_even_if_their_index_fails_once(
     for player in PLAYERS:
         assert game in players.games_of(rt.redis, players.player_id(player["email"]))
         assert len(mails_to(rt, player["email"])) == 1  # the invitation, once
+
+
+def test_a_sweep_keeps_a_game_whose_notices_land_while_it_looks(rt, game, monkeypatch):
+    from events import shards
+    from worker.projection import PENDING_GAMES
+
+    jobs.project(game)
+    assert pending_notices(rt) == []
+    rt.redis.sadd(PENDING_GAMES, game)  # a projection about to write its notices
+    real_srem = rt.redis.srem
+
+    def notices_land_first(*args):
+        rt.redis.hset(key(game, "pending"), "turn:2:0", json.dumps(
+            {"kind": "turn", "version": 2, "seat": 0, "deadline": None, "since": None}))
+        return real_srem(*args)
+
+    monkeypatch.setattr(rt.redis, "srem", notices_land_first)
+    assert pending_notices(rt) == []  # it saw none when it looked
+    assert shards.smembers(rt.redis, PENDING_GAMES) == {game}  # and kept the game
