@@ -243,22 +243,27 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     pipe.zadd(shards.bucket_key(rt.redis, LOBBY, game_id), {game_id: time.time()})
     if notices and cluster:
         pipe.sadd(pending_index, game_id)
+    count_superseded(rt, game_id, superseded_count, pipe)
     pipe.execute()
-    count_superseded(rt, game_id, superseded_count)
     snapshot_version = json.loads(snapshot_raw) if snapshot_raw else 0
     if table.version - snapshot_version >= rt.config["SNAPSHOT_EVERY"] or table.ended:
         rt.replayer.write_snapshot(table)
     return notices
 
 
-def count_superseded(rt: Runtime, game_id: str, count: int) -> None:
+def count_superseded(rt: Runtime, game_id: str, count: int, pipe: Any = None) -> None:
     """Add ``count`` to the statistic of notices out of date when projected or sent (a
     bucket per game, so no one key takes every projection's write).  Only a statistic:
-    it never fails the job whose emails it counts."""
+    on a cluster, where its bucket may be on a master that is down, it never fails the
+    job whose emails it counts; on one server it rides on the caller's ``pipe``."""
     if not count:
         return
+    name = shards.bucket_key(rt.redis, SUPERSEDED, game_id)
+    if pipe is not None and not shards.is_cluster(rt.redis):
+        pipe.incrby(name, count)
+        return
     try:
-        rt.redis.incrby(shards.bucket_key(rt.redis, SUPERSEDED, game_id), count)
+        rt.redis.incrby(name, count)
     except redis.RedisError as exc:
         log.warning("the count of superseded notices missed %s: %s", count, exc)
 
