@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
+import secrets
 from functools import cache
 from zoneinfo import available_timezones
 
@@ -81,7 +83,34 @@ def _lobby(error: str | None = None, form=None, fields: dict | None = None):
     """The lobby page; ``fields`` maps a form field's name to its error messages."""
     return render_template("lobby.html", kinds=registry.kinds(), games=_games(),
                            error=error, form=form or {}, field_errors=fields or {},
-                           time_zones=time_zones())
+                           time_zones=time_zones(), form_once=secrets.token_urlsafe(16))
+
+
+# One game per rendering of the form: each carries a token of its own (``form_once``),
+# claimed by the first copy that starts a game; a copy sent again (a double click, a
+# reload that posts again, a retry after a lost answer) is sent to that game instead of
+# starting another and inviting everyone twice.  A form without a token (a page from
+# before) starts its game as ever.
+FORM_ONCE = "form_once"
+STARTING = "starting"  # the claim's value while its game is being started
+ONCE_SECONDS = 24 * 3600
+_ONCE = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def once_key(token: str) -> str:
+    return f"rp:lobby:once:{token}"
+
+
+def _claim(token: str) -> str | None:
+    """None if this request may start the form's game (it holds the claim now); else the
+    id of the game a copy started ("" while that copy is still starting it)."""
+    name, mine = once_key(token), f"{STARTING}:{secrets.token_hex(6)}"
+    if rt().redis.set(name, mine, nx=True, ex=ONCE_SECONDS):
+        return None
+    held = rt().redis.get(name) or ""
+    if held == mine:  # this very SET, sent again after its reply was lost
+        return None
+    return held.removeprefix("game:") if held.startswith("game:") else ""
 
 
 @bp.get("/")
@@ -99,6 +128,8 @@ def create():
         if name or email:
             players.append({"name": name, "email": email, "tz": form.get(f"tz{i}") or "UTC"})
     deadline = form.get("deadline_hours", "").strip()
+    once = form.get(FORM_ONCE, "")
+    claimed = False
     try:
         game = registry.get(kind)
         data = schemas.CreateGameIn().load({
@@ -106,12 +137,22 @@ def create():
             "options": {**_options_from_form(game, form), **_clock_from_form(form)},
             "deadline_hours": int(deadline) if deadline else None})
         quiet_hours = mygames.quiet_from_lobby(form)
+        if _ONCE.fullmatch(once):
+            earlier = _claim(once)
+            if earlier:  # 303, not 302: a copy does not count as a game started
+                return redirect(url_for("lobby.created", game_id=earlier), 303)
+            if earlier == "":
+                return _lobby("This form was already sent and its game is being started: "
+                              "the lobby lists it in a moment.", form), 409
+            claimed = True
         limits.take_invitees(p["email"] for p in data["players"])
         table = create_game(data)
         mygames.apply_lobby_quiet(quiet_hours)
     except Limited as exc:
+        _let_go(once, claimed)
         return _lobby(exc.description, form), 429, {"Retry-After": str(exc.retry_after)}
     except (KeyError, ValueError, ValidationError, IllegalMove) as exc:
+        _let_go(once, claimed)
         fields: dict[str, list[str]] = {}
         if isinstance(exc, IllegalMove):
             message = exc.reason
@@ -126,7 +167,19 @@ def create():
             message = "Please check the form: whole numbers only for the deadline and options."
             fields["deadline_hours"] = ["A whole number of hours, or empty."]
         return _lobby(message, form, fields), 400
+    except Exception:
+        with contextlib.suppress(Exception):  # Redis failing: the form may be sent again
+            _let_go(once, claimed)
+        raise
+    if claimed:
+        rt().redis.set(once_key(once), f"game:{table.game_id}", ex=ONCE_SECONDS)
     return redirect(url_for("lobby.created", game_id=table.game_id))
+
+
+def _let_go(once: str, claimed: bool) -> None:
+    """Give the form's claim back: nothing was started, the form may be sent again."""
+    if claimed:
+        rt().redis.delete(once_key(once))
 
 
 def _field_errors(messages: dict) -> dict[str, list[str]]:
