@@ -65,7 +65,7 @@ def append_if(store, game_id: str, expected_version: int, event: Event, prev: st
         if isinstance(result, Exception):
             raise result
     if isinstance(added, redis.ResponseError) and "equal or smaller" in str(added):
-        if not store.holds(game_id, sealed.version, writer):  # else ours, sent again
+        if not store.holds(game_id, sealed, writer):  # else ours, sent again
             raise ConflictError(store.version(game_id)) from added
     elif isinstance(added, Exception):
         raise added
