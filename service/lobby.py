@@ -18,6 +18,7 @@ from service import limits, mygames, schemas
 from service.api import create_game
 from service.current import rt
 from service.limits import Limited
+from worker.lease import claim
 
 bp = Blueprint("lobby", __name__)
 
@@ -104,11 +105,9 @@ def once_key(token: str) -> str:
 def _claim(token: str) -> str | None:
     """None if this request may start the form's game (it holds the claim now); else the
     id of the game a copy started ("" while that copy is still starting it)."""
-    name, mine = once_key(token), f"{STARTING}:{secrets.token_hex(6)}"
-    if rt().redis.set(name, mine, nx=True, ex=ONCE_SECONDS):
-        return None
-    held = rt().redis.get(name) or ""
-    if held == mine:  # this very SET, sent again after its reply was lost
+    held = claim(rt().redis, once_key(token), ONCE_SECONDS,
+                 f"{STARTING}:{secrets.token_hex(6)}")
+    if held is None:
         return None
     return held.removeprefix("game:") if held.startswith("game:") else ""
 

@@ -61,3 +61,16 @@ def _renew(lock, seconds: float, stop: threading.Event) -> None:
             return
         except redis.RedisError:  # Redis is away; try again at the next beat
             log.warning("lease %s not renewed: Redis unreachable", lock.name)
+
+
+def claim(client: redis.Redis, name: str, seconds: int, value: str | None = None
+          ) -> str | None:
+    """Set ``name`` for ``seconds`` unless it is set: None if this call set it, else the
+    value it holds ("" if it is gone meanwhile).  The value (``value``, else a random
+    one) marks this call's write, so that the SET sent again after its reply was lost
+    (the cluster client does that by itself) is known for this call's, not another's."""
+    mine = value or uuid.uuid4().hex
+    if client.set(name, mine, nx=True, ex=seconds):
+        return None
+    held = client.get(name)
+    return None if held == mine else (held or "")

@@ -29,6 +29,7 @@ from typing import Any
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from events.store import LRU, key
+from worker.lease import claim
 
 PURPOSES = ("act", "play", "api", "mute", "me")
 CHECKED_KEPT = 4096  # API tokens found valid, kept per process
@@ -143,10 +144,7 @@ class Links:
 
 def burn(redis_client, link: Link, ttl: int) -> bool:
     """Mark a one-shot link used; False if it was used before."""
-    name, mine = key(link.game_id, f"used:{link.nonce}"), secrets.token_hex(8)
-    if redis_client.set(name, mine, nx=True, ex=ttl):
-        return True
-    return redis_client.get(name) == mine  # this very SET, sent again after a lost reply
+    return claim(redis_client, key(link.game_id, f"used:{link.nonce}"), ttl) is None
 
 
 def unburn(redis_client, link: Link) -> None:
