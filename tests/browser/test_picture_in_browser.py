@@ -9,9 +9,11 @@ saved in ``test-artifacts/screenshots/``.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.support import ADMIN, a_race_where_ada_can_play_a_pair
@@ -46,8 +48,11 @@ def builder_status(page) -> str:
 
 
 def matching(page) -> int:
-    """How many moves the builder says still match."""
-    return int(re.search(r"(\d+) moves", builder_status(page)).group(1))
+    """How many moves the builder says still match (waiting for it to say so: a failure
+    shows what it said instead)."""
+    status = page.locator(".builder .status")
+    expect(status).to_contain_text(re.compile(r"\d+ moves"))
+    return int(re.search(r"(\d+) moves", status.inner_text()).group(1))
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "390px"])
@@ -79,6 +84,8 @@ def test_a_race_is_played_on_the_picture_through_the_outbox_links(live, browser,
 
     # Ada plays one card: a click on it narrows the builder to the moves using it
     page.goto(open_turn_mail(page, live.base, "ada@example.com"))
+    moves = json.loads(page.locator("#moves-data").text_content())
+    assert len(moves) > 1, f"Ada's hand of four allows only {moves}: pairs were not on?"
     every = matching(page)
     card = page.locator("#picture [data-target^='card:']").first
     value = card.get_attribute("data-target").split(":")[1]
