@@ -125,6 +125,7 @@ class GameService:
                        expected_version: int, same_turn: bool = False,
                        auto: str | None = None, table: Table | None = None,
                        then: Callable[[int], Sequence[tuple[Any, ...]]] | None = None,
+                       writer: str | None = None,
                        ) -> tuple[Event, Table, list[Any] | None]:
         """Decide and append one move: ``(event, the table right after it, replies)``.
 
@@ -142,7 +143,8 @@ class GameService:
         ``seat``'s turn unbroken (see :meth:`turn_unchanged`; emailed act links use it).
         ``auto`` marks a move the service played for the seat (``"forced"``: its only
         move, see :mod:`worker.forced`; ``"timeout"`` or ``"bot"``: a late player's,
-        see :mod:`worker.timeouts`); it is kept in the event's ``data``.
+        see :mod:`worker.timeouts`); it is kept in the event's ``data``.  ``writer``:
+        the append's writer token (see :meth:`recorded_move`).
         """
         table = table if table is not None else self.load(game_id)
         if table.version != expected_version:
@@ -156,12 +158,25 @@ class GameService:
                              self._secret(game_id, table.commitment), auto)
         event, replies = self.store.append_then(
             game_id, expected_version, event, prev=table.head or None,
-            then=then(expected_version + 1) if then else ())
+            then=then(expected_version + 1) if then else (), writer=writer)
         return event, table, self._after_move(game_id, table, event, replies)
+
+    def recorded_move(self, game_id: str, seat: int, move: dict[str, Any],
+                      expected_version: int, writer: str) -> Event | None:
+        """The MovePlayed of ``seat``'s ``move`` that an append with ``writer`` (a
+        :func:`events.store.keyed_writer_token`) made after ``expected_version``, if
+        there is one: a retried request whose first try landed (its answer lost) finds
+        it here, instead of a conflict with its own move."""
+        event = self.store.written_by(game_id, expected_version, writer)
+        if event is None or event.type != ev.MOVE_PLAYED or event.actor != seat_actor(seat) \
+                or event.data.get("move") != move:
+            return None
+        return event
 
     def play_cached(self, game_id: str, seat: int, move: dict[str, Any],
                     expected_version: int, guard: tuple[str, str, str],
                     then: Callable[[int], Sequence[tuple[Any, ...]]] | None = None,
+                    writer: str | None = None,
                     ) -> tuple[Event, Table, list[Any] | None] | None:
         """:meth:`play_move_then` in one round trip, when this process holds the table
         at ``expected_version`` (it loaded it last) and the game's secret: the move is
@@ -188,7 +203,7 @@ class GameService:
         try:
             event, replies = append_if(self.store, game_id, expected_version, event,
                                        table.head, guard,
-                                       then(expected_version + 1) if then else ())
+                                       then(expected_version + 1) if then else (), writer)
         except (ConflictError, redis.ResponseError):  # moved on, or a server without Lua
             return None  # nothing was appended: the script stops at its first error
         return event, table, self._after_move(game_id, table, event, replies)

@@ -39,19 +39,20 @@ class GuardFailed(Exception):
 
 
 def append_if(store, game_id: str, expected_version: int, event: Event, prev: str,
-              guard: tuple[str, str, str], then: Sequence[tuple[Any, ...]] = ()
-              ) -> tuple[Event, list[Any]]:
+              guard: tuple[str, str, str], then: Sequence[tuple[Any, ...]] = (),
+              writer: str | None = None) -> tuple[Event, list[Any]]:
     """Append ``event`` as version ``expected_version + 1`` chained to ``prev`` (the hash
     of the event at ``expected_version``), if the field ``guard[1]`` of the game's hash
     ``guard[0]`` (a name for :func:`events.store.key`) holds ``guard[2]``; ``then``: read
-    commands sent right after it.  ``(event, their replies)``; ConflictError if the log
-    is not at ``expected_version``, GuardFailed if the guard does not hold (nothing is
-    appended either way)."""
+    commands sent right after it; ``writer``: the append's writer token (default: a
+    fresh one).  ``(event, their replies)``; ConflictError if the log is not at
+    ``expected_version``, GuardFailed if the guard does not hold (nothing is appended
+    either way)."""
     sealed = Event(
         version=expected_version + 1, type=event.type, actor=event.actor, data=event.data,
         tape=event.tape, v=event.v, at=event.at or (store.clock() if store.clock else ""),
     ).sealed(prev)
-    writer = writer_token()
+    writer = writer or writer_token()
     pairs = [part for item in (sealed.to_fields() | {WRITER: writer}).items()
              for part in item]
     pipe, marks = store.marked_pipeline(game_id, first=sealed.version == 1)

@@ -8,6 +8,7 @@ concurrency check, with no lock and no Lua.  Every key of one game carries the h
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import threading
@@ -37,6 +38,15 @@ def writer_token() -> str:
     it from the other appends of its version.  A number, which a stream stores in a few
     bytes (log bytes per event unchanged, measured)."""
     return str(secrets.randbelow(2**31))
+
+
+def keyed_writer_token(actor: str, idempotency_key: str) -> str:
+    """The writer token of an append asked for with ``idempotency_key`` by ``actor``:
+    the same for every retry of that request, so a retry can find the entry the first
+    try wrote (see :meth:`EventStore.written_by`).  Negative, so that it is never a
+    random :func:`writer_token`; a 32-bit number, stored as compactly."""
+    digest = hashlib.sha256(f"{actor}\n{idempotency_key}".encode()).digest()
+    return str(-1 - int.from_bytes(digest[:4], "big") % (2**31 - 1))
 
 
 class ConflictError(Exception):
@@ -105,12 +115,13 @@ class EventStore:
         return self.append_then(game_id, expected_version, event, prev)[0]
 
     def append_then(self, game_id: str, expected_version: int, event: Event,
-                    prev: str | None = None,
-                    then: Sequence[tuple[Any, ...]] = ()) -> tuple[Event, list[Any]]:
+                    prev: str | None = None, then: Sequence[tuple[Any, ...]] = (),
+                    writer: str | None = None) -> tuple[Event, list[Any]]:
         """:meth:`append`, with the commands ``then`` sent in the same round trip right
         after the XADD (e.g. what must be read once the event is in): ``(event, their
         replies)``.  They should only read: they are sent whether or not the XADD is
-        refused (a refusal raises ConflictError as ever)."""
+        refused (a refusal raises ConflictError as ever).  ``writer``: the append's
+        writer token (default: a fresh :func:`writer_token`)."""
         log = key(game_id, "log")
         if prev is None or expected_version < 1:
             last = self.redis.xrevrange(log, count=1)
@@ -123,15 +134,15 @@ class EventStore:
             data=event.data, tape=event.tape, v=event.v,
             at=event.at or (self.clock() if self.clock else ""),
         ).sealed(prev)
-        return sealed, self._mark_then_add(game_id, sealed, log, then)
+        return sealed, self._mark_then_add(game_id, sealed, log, then,
+                                           writer or writer_token())
 
     def _mark_then_add(self, game_id: str, sealed: Event, log: str,
-                       then: Sequence[tuple[Any, ...]]) -> list[Any]:
+                       then: Sequence[tuple[Any, ...]], writer: str) -> list[Any]:
         """XADD ``sealed`` (and ``then``) on a pipeline that marks the game first (see
         :meth:`marked_pipeline`): the replies of ``then``; ConflictError if the version
         is taken."""
         pipe, marks = self.marked_pipeline(game_id, first=sealed.version == 1)
-        writer = writer_token()
         pipe.xadd(log, sealed.to_fields() | {WRITER: writer}, id=f"0-{sealed.version}")
         for command in then:
             pipe.execute_command(*command)
@@ -161,6 +172,17 @@ class EventStore:
         entries = self.redis.xrange(key(game_id, "log"), min=at, max=at)
         return bool(entries) and entries[0][1].get(WRITER) == writer \
             and entries[0][1].get("hash") == event.hash
+
+    def written_by(self, game_id: str, after: int, writer: str,
+                   limit: int = 100) -> Event | None:
+        """The first of the ``limit`` events after version ``after`` that the append
+        with ``writer`` (a :func:`keyed_writer_token`) wrote, if any (upcast)."""
+        entries = self.redis.xrange(key(game_id, "log"), min=f"0-{after + 1}", max="+",
+                                    count=limit)
+        for entry_id, fields in entries:
+            if fields.get(WRITER) == writer:
+                return upcast(Event.from_entry(entry_id, fields))
+        return None
 
     def marked_pipeline(self, game_id: str, first: bool = False) -> tuple[Any, int]:
         """A pipeline for an append, on which the game is marked for projection (and,

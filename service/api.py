@@ -11,8 +11,10 @@ from marshmallow import Schema
 
 from events import history, votes
 from events.audit import audit_tapes
+from events.envelope import seat_actor
 from events.guarded import GuardFailed
 from events.replay import Table
+from events.store import ConflictError, keyed_writer_token
 from games import registry
 from service import away, limits, schemas
 from service.auth import bearer, is_admin, player, player_table, refuse_revoked, signed
@@ -195,6 +197,7 @@ def post_move(game_id: str):
     link = signed(game_id)
     data = body(_MOVE_IN)
     enqueuer, games = rt().enqueuer, rt().games
+    writer = _keyed_writer(link)
 
     def then(version: int) -> list:
         command = jobs.projection_command(enqueuer, game_id)
@@ -202,7 +205,8 @@ def post_move(game_id: str):
 
     try:
         played = games.play_cached(game_id, link.seat, data["move"],
-                                   data["expected_version"], generation_guard(link), then)
+                                   data["expected_version"], generation_guard(link), then,
+                                   writer)
     except GuardFailed as exc:
         refuse_revoked(link, generation_of(exc.current))
         raise
@@ -211,15 +215,47 @@ def post_move(game_id: str):
         link, table, replies = player_table(game_id, [secrets] if secrets else [])
         if secrets:
             games.keep_secrets(game_id, replies[0])
-        played = games.play_move_then(game_id, link.seat, data["move"],
-                                      data["expected_version"], table=table, then=then)
+        try:
+            played = games.play_move_then(game_id, link.seat, data["move"],
+                                          data["expected_version"], table=table, then=then,
+                                          writer=writer)
+        except ConflictError:
+            if writer is None or games.recorded_move(
+                    game_id, link.seat, data["move"], data["expected_version"],
+                    writer) is None:
+                raise
+            # this request was made before and landed (its answer lost): answer as then,
+            # with the game as it stands now
+            table = games.load(game_id)
+            return _moved(table, link.seat), 201, {"Idempotent-Replayed": "true"}
     event, table, replies = played
     after_append(game_id, event.version, replies[0] if replies else None)
     # the new position as the mover sees it, from the table the move was decided on: a
     # client needs no GET (the version is the GameEnded's when the move ended the game)
+    return _moved(table, link.seat), 201
+
+
+def _moved(table: Table, seat: int):
+    """A move's answer: the position as the mover sees it."""
     return jsonify({"version": table.version, "to_act": sorted(table.to_act()),
-                    "view": table.game.view(table.state, link.seat),
-                    "outcome": table.outcome() if table.ended else None}), 201
+                    "view": table.game.view(table.state, seat),
+                    "outcome": table.outcome() if table.ended else None})
+
+
+IDEMPOTENCY_KEY = "Idempotency-Key"
+
+
+def _keyed_writer(link: Link) -> str | None:
+    """The writer token of this request's ``Idempotency-Key`` header (None without one):
+    every retry of a move sent with the same key finds the move its first try made.
+    ApiError 400 for a key that is not 1 to 255 visible ASCII characters."""
+    value = request.headers.get(IDEMPOTENCY_KEY)
+    if value is None:
+        return None
+    if not 1 <= len(value) <= 255 or not all("!" <= c <= "~" for c in value):
+        raise ApiError(400, "bad_request", f"The {IDEMPOTENCY_KEY} header must be 1 to 255 "
+                       "visible ASCII characters (no spaces).")
+    return keyed_writer_token(seat_actor(link.seat), value)
 
 
 @bp.post("/games/<game_id>/token")

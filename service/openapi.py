@@ -15,6 +15,11 @@ from service import schemas
 bp = Blueprint("openapi", __name__)
 
 GAME = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False,
+               "description": "Any 1 to 255 visible ASCII characters, new for each move "
+                              "and the same for its retries (e.g. a UUID)",
+               "schema": {"type": "string", "minLength": 1, "maxLength": 255,
+                          "pattern": "^[!-~]+$"}}
 
 
 def _json(schema: str | dict) -> dict:
@@ -72,7 +77,12 @@ def build() -> dict:
         "summary": "Your view of the game", "parameters": [GAME], "security": sec,
         "responses": _responses((200, "The game", "GameOut"), 401, 403, 404)}})
     spec.path("/api/v1/games/{game_id}/moves", operations={"post": {
-        "summary": "Play a move", "parameters": [GAME], "security": sec,
+        "summary": "Play a move",
+        "description": "Send an Idempotency-Key to retry safely: a retry of a move whose "
+                       "answer was lost (a timeout, a 503) finds the move its first try "
+                       "made and answers 201 again, with the game as it stands now and "
+                       "the header Idempotent-Replayed: true, instead of a 409.",
+        "parameters": [GAME, IDEMPOTENCY], "security": sec,
         "requestBody": _body("MoveIn"),
         "responses": _responses((201, "Applied", "MovedOut"), 400, 401, 403, 404, 409, 413,
                                 422)}})

@@ -90,6 +90,30 @@ def test_a_move_whose_append_reply_was_lost_is_in_the_log_once(lossy, lossy_app,
     assert store.verify(gid) == (True, 2, "")
 
 
+@pytest.mark.parametrize("path", ["cached", "loaded"])
+def test_a_keyed_move_whose_append_reply_was_lost_is_answered_201_when_sent_again(
+        lossy, lossy_app, resend, path):
+    client = lossy_app.test_client()
+    gid, tokens = a_game(client)
+    view = client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[0])).json
+    if path == "loaded":
+        lossy_app.extensions["ravenpost"].games.replayer._cache.clear()
+    lossy.arm(lambda c: "MovePlayed" in c)
+    move = {"move": view["legal_moves"][0], "expected_version": view["version"]}
+    headers = {**bearer(tokens[0]), "Idempotency-Key": "move-1"}
+    reply = client.post(f"/api/v1/games/{gid}/moves", headers=headers, json=move)
+    assert lossy.lost, "the append's reply was never lost"
+    if not resend:
+        assert reply.status_code == 503, reply.json
+        reply = client.post(f"/api/v1/games/{gid}/moves", headers=headers, json=move)
+        assert reply.headers["Idempotent-Replayed"] == "true"
+    assert reply.status_code == 201, reply.json
+    assert reply.json["version"] == view["version"] + 1
+    store = lossy_app.extensions["ravenpost"].store
+    assert [e.type for e in store.read(gid)] == ["GameCreated", "MovePlayed"]
+    assert store.verify(gid) == (True, 2, "")
+
+
 def test_a_move_refused_for_a_taken_version_is_still_a_conflict(lossy_app):
     client = lossy_app.test_client()
     gid, tokens = a_game(client)
