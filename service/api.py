@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import math
 from datetime import datetime
@@ -17,6 +19,7 @@ from events.replay import Table
 from events.store import ConflictError, keyed_writer_token
 from games import registry
 from service import away, limits, schemas
+from service import once as started_once
 from service.auth import bearer, is_admin, player, player_table, refuse_revoked, signed
 from service.current import after_append, rt
 from service.errors import ApiError
@@ -159,17 +162,42 @@ def creator() -> Link | None:
 def post_game():
     link = creator()
     data = body(schemas.CreateGameIn())
-    if link is not None:
-        limits.take_creator_quota(link.game_id, link.seat)
-    table = create_game(data)
-    admin = link is None
+    runtime = rt()
+    key = _idempotency_key()
+    once_key = None if key is None else "rp:api:once:" + hashlib.sha256(
+        f"{'admin' if link is None else f'{link.game_id}:{link.seat}'}\n{key}".encode()
+    ).hexdigest()
+    if once_key is not None:  # a retry of a request that started its game answers it
+        earlier = started_once.take(runtime.redis, once_key)
+        if earlier:
+            return _created(runtime.games.load(earlier), link is None), 201, \
+                {"Idempotent-Replayed": "true"}
+        if earlier == "":
+            raise ApiError(409, "conflict", f"A request with this {IDEMPOTENCY_KEY} is "
+                           "still starting its game: ask again in a moment.")
+    try:
+        if link is not None:
+            limits.take_creator_quota(link.game_id, link.seat)
+        table = create_game(data)
+    except Exception:
+        if once_key is not None:  # nothing was started: the request may be sent again
+            with contextlib.suppress(Exception):
+                started_once.let_go(runtime.redis, once_key)
+        raise
+    if once_key is not None:
+        started_once.started(runtime.redis, once_key, table.game_id)
+    return _created(table, link is None), 201
+
+
+def _created(table: Table, admin: bool):
+    """A created game's answer: its seats, with their API tokens for the admin."""
     seats = []
     for seat, name in enumerate(table.names):
         entry = {"seat": seat, "name": name}
         if admin:
             entry["token"] = api_token(rt().redis, rt().links, table.game_id, seat)
         seats.append(entry)
-    return jsonify({"id": table.game_id, "version": table.version, "seats": seats}), 201
+    return jsonify({"id": table.game_id, "version": table.version, "seats": seats})
 
 
 @bp.get("/games/<game_id>")
@@ -245,17 +273,22 @@ def _moved(table: Table, seat: int):
 IDEMPOTENCY_KEY = "Idempotency-Key"
 
 
-def _keyed_writer(link: Link) -> str | None:
-    """The writer token of this request's ``Idempotency-Key`` header (None without one):
-    every retry of a move sent with the same key finds the move its first try made.
-    ApiError 400 for a key that is not 1 to 255 visible ASCII characters."""
+def _idempotency_key() -> str | None:
+    """The request's ``Idempotency-Key`` header (None without one); ApiError 400 for a
+    key that is not 1 to 255 visible ASCII characters."""
     value = request.headers.get(IDEMPOTENCY_KEY)
-    if value is None:
-        return None
-    if not 1 <= len(value) <= 255 or not all("!" <= c <= "~" for c in value):
+    if value is not None and (not 1 <= len(value) <= 255
+                              or not all("!" <= c <= "~" for c in value)):
         raise ApiError(400, "bad_request", f"The {IDEMPOTENCY_KEY} header must be 1 to 255 "
                        "visible ASCII characters (no spaces).")
-    return keyed_writer_token(seat_actor(link.seat), value)
+    return value
+
+
+def _keyed_writer(link: Link) -> str | None:
+    """The writer token of this request's ``Idempotency-Key`` (None without one): every
+    retry of a move sent with the same key finds the move its first try made."""
+    value = _idempotency_key()
+    return None if value is None else keyed_writer_token(seat_actor(link.seat), value)
 
 
 @bp.post("/games/<game_id>/token")

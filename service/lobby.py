@@ -15,10 +15,10 @@ from marshmallow import ValidationError
 from games import registry
 from games.protocol import IllegalMove
 from service import limits, mygames, schemas
+from service import once as started_once
 from service.api import create_game
 from service.current import rt
 from service.limits import Limited
-from worker.lease import claim
 
 bp = Blueprint("lobby", __name__)
 
@@ -93,23 +93,11 @@ def _lobby(error: str | None = None, form=None, fields: dict | None = None):
 # starting another and inviting everyone twice.  A form without a token (a page from
 # before) starts its game as ever.
 FORM_ONCE = "form_once"
-STARTING = "starting"  # the claim's value while its game is being started
-ONCE_SECONDS = 24 * 3600
 _ONCE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 def once_key(token: str) -> str:
     return f"rp:lobby:once:{token}"
-
-
-def _claim(token: str) -> str | None:
-    """None if this request may start the form's game (it holds the claim now); else the
-    id of the game a copy started ("" while that copy is still starting it)."""
-    held = claim(rt().redis, once_key(token), ONCE_SECONDS,
-                 f"{STARTING}:{secrets.token_hex(6)}")
-    if held is None:
-        return None
-    return held.removeprefix("game:") if held.startswith("game:") else ""
 
 
 @bp.get("/")
@@ -137,7 +125,7 @@ def create():
             "deadline_hours": int(deadline) if deadline else None})
         quiet_hours = mygames.quiet_from_lobby(form)
         if _ONCE.fullmatch(once):
-            earlier = _claim(once)
+            earlier = started_once.take(rt().redis, once_key(once))
             if earlier:  # 303, not 302: a copy does not count as a game started
                 return redirect(url_for("lobby.created", game_id=earlier), 303)
             if earlier == "":
@@ -171,14 +159,14 @@ def create():
             _let_go(once, claimed)
         raise
     if claimed:
-        rt().redis.set(once_key(once), f"game:{table.game_id}", ex=ONCE_SECONDS)
+        started_once.started(rt().redis, once_key(once), table.game_id)
     return redirect(url_for("lobby.created", game_id=table.game_id))
 
 
 def _let_go(once: str, claimed: bool) -> None:
     """Give the form's claim back: nothing was started, the form may be sent again."""
     if claimed:
-        rt().redis.delete(once_key(once))
+        started_once.let_go(rt().redis, once_key(once))
 
 
 def _field_errors(messages: dict) -> dict[str, list[str]]:

@@ -69,8 +69,12 @@ def build() -> dict:
         "description": "Needs a bearer token: the admin token (no quota; each seat of the "
                        "new game also gets its API token in the answer), or a player's API "
                        "token of an existing game, which may create a limited number of "
-                       "games a day (API_CREATE_QUOTA, counted per seat; 429 beyond it).",
-        "requestBody": _body("CreateGameIn"), "security": sec,
+                       "games a day (API_CREATE_QUOTA, counted per seat; 429 beyond it). "
+                       "With an Idempotency-Key, a retry of a request that started its "
+                       "game (its answer lost) answers that game again (201, header "
+                       "Idempotent-Replayed: true; 409 while it is still being started) "
+                       "for 24 hours: nobody is invited twice.",
+        "parameters": [IDEMPOTENCY], "requestBody": _body("CreateGameIn"), "security": sec,
         "responses": _responses((201, "Created", "CreatedOut"), 400, 401, 403, 413, 422,
                                 429)}})
     spec.path("/api/v1/games/{game_id}", operations={"get": {

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from events.store import keyed_writer_token, writer_token
-from tests.support import bearer
+from tests.support import admin_headers, bearer
 
 
 def keyed(token: str, key: str) -> dict:
@@ -117,3 +117,53 @@ def test_a_keyed_token_is_the_same_for_every_retry_and_never_a_random_one():
     assert keyed_writer_token("seat:0", "k") != keyed_writer_token("seat:0", "l")
     assert all(int(keyed_writer_token("seat:0", str(i))) < 0 for i in range(1000))
     assert all(int(writer_token()) >= 0 for _ in range(1000))
+
+
+# -- starting a game -------------------------------------------------------------------
+GAME = {"game": "test-race", "players": [{"name": "Ada", "email": "ada@example.com"},
+                                         {"name": "Bo", "email": "bo@example.com"}]}
+
+
+def test_a_game_created_again_with_its_key_is_the_same_game_and_invites_once(client, rt):
+    headers = {**admin_headers(), "Idempotency-Key": "new-game-1"}
+    first = client.post("/api/v1/games", json=GAME, headers=headers)
+    again = client.post("/api/v1/games", json=GAME, headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.json["id"] == first.json["id"]
+    assert all("token" in seat for seat in again.json["seats"])  # the admin's answer
+    assert rt.store.game_ids() == [first.json["id"]]
+    assert sorted(m["to"] for m in rt.mail.list()) == ["ada@example.com", "bo@example.com"]
+
+
+def test_the_same_key_from_another_caller_is_another_game(client, rt, new_game):
+    _, tokens = new_game()
+    mine = client.post("/api/v1/games", json=GAME,
+                       headers={**bearer(tokens[0]), "Idempotency-Key": "k"})
+    admins = client.post("/api/v1/games", json=GAME,
+                         headers={**admin_headers(), "Idempotency-Key": "k"})
+    assert mine.status_code == admins.status_code == 201
+    assert mine.json["id"] != admins.json["id"]
+    assert "token" not in mine.json["seats"][0]
+
+
+def test_a_game_still_being_started_by_its_first_copy_is_a_conflict(client, rt, monkeypatch):
+    from service import once
+    taken = []
+    monkeypatch.setattr(once, "started", lambda c, key, gid: taken.append(key))
+    headers = {**admin_headers(), "Idempotency-Key": "slow"}
+    assert client.post("/api/v1/games", json=GAME, headers=headers).status_code == 201
+    # the first copy has not recorded its game yet (it stops short of that here)
+    again = client.post("/api/v1/games", json=GAME, headers=headers)
+    assert again.status_code == 409 and "still starting" in again.json["message"]
+    assert len(rt.store.game_ids()) == 1
+
+
+def test_a_refused_creation_leaves_its_key_free(client, rt):
+    headers = {**admin_headers(), "Idempotency-Key": "fix-and-retry"}
+    wrong = client.post("/api/v1/games", headers=headers,
+                        json={**GAME, "options": {"target": "x"}})
+    assert wrong.status_code == 422
+    assert rt.store.game_ids() == []
+    assert client.post("/api/v1/games", json=GAME, headers=headers).status_code == 201
+    assert len(rt.store.game_ids()) == 1

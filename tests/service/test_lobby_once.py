@@ -51,7 +51,8 @@ def test_a_form_refused_for_a_mistake_can_be_corrected_and_sent_again(client, rt
 def test_a_form_sent_while_its_first_copy_is_still_starting_the_game_says_so(client, rt):
     hidden = the_form(client)
     from service import lobby
-    rt.redis.set(lobby.once_key(hidden[lobby.FORM_ONCE]), lobby.STARTING, ex=60)
+    from service import once as started_once
+    rt.redis.set(lobby.once_key(hidden[lobby.FORM_ONCE]), started_once.STARTING, ex=60)
     reply = client.post("/games", data=filled(hidden))
     assert reply.status_code == 409
     assert "already sent" in reply.get_data(as_text=True)
