@@ -1,5 +1,6 @@
-"""A move sent with an Idempotency-Key may be sent again: a retry of a move that landed
-answers 201 (the game as it stands now), and the move is in the log once."""
+"""An API request sent with an Idempotency-Key may be sent again: a retry of a move that
+landed answers 201 (the game as it stands now) and the move is in the log once; a retry
+of a game's creation answers that game, and nobody is invited twice."""
 
 from __future__ import annotations
 
