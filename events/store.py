@@ -167,7 +167,9 @@ class EventStore:
         the way, which is a success, not a conflict.  The hash alone would not tell: two
         writers deciding the same event at the same instant (a clock frozen in a test,
         two workers firing one time-out) write the same hash, and only one of them
-        appended; the token alone, drawn from 2**31, might be drawn twice."""
+        appended; the token alone, drawn from 2**31, might be drawn twice.  (A keyed
+        token is the same for every retry of one request: any of them that wrote this
+        very entry is the request's own.)"""
         at = f"0-{event.version}"
         entries = self.redis.xrange(key(game_id, "log"), min=at, max=at)
         return bool(entries) and entries[0][1].get(WRITER) == writer \
