@@ -163,10 +163,7 @@ def post_game():
     link = creator()
     data = body(schemas.CreateGameIn())
     runtime = rt()
-    key = _idempotency_key()
-    once_key = None if key is None else "rp:api:once:" + hashlib.sha256(
-        f"{'admin' if link is None else f'{link.game_id}:{link.seat}'}\n{key}".encode()
-    ).hexdigest()
+    once_key = _start_once_key(link)
     if once_key is not None:  # a retry of a request that started its game answers it
         earlier = started_once.take(runtime.redis, once_key)
         if earlier:
@@ -187,6 +184,17 @@ def post_game():
     if once_key is not None:
         started_once.started(runtime.redis, once_key, table.game_id)
     return _created(table, link is None), 201
+
+
+def _start_once_key(link: Link | None) -> str | None:
+    """The key of this creation's claim (service/once.py) if it carries an
+    ``Idempotency-Key``: per key and caller (the admin, or a seat of a game), so the
+    same key from another caller is another request."""
+    key = _idempotency_key()
+    if key is None:
+        return None
+    caller = "admin" if link is None else f"{link.game_id}:{link.seat}"
+    return "rp:api:once:" + hashlib.sha256(f"{caller}\n{key}".encode()).hexdigest()
 
 
 def _created(table: Table, admin: bool):
