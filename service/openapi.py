@@ -16,7 +16,7 @@ bp = Blueprint("openapi", __name__)
 
 GAME = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
 IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False,
-               "description": "Any 1 to 255 visible ASCII characters, new for each move "
+               "description": "Any 1 to 255 visible ASCII characters, new for each request "
                               "and the same for its retries (e.g. a UUID)",
                "schema": {"type": "string", "minLength": 1, "maxLength": 255,
                           "pattern": "^[!-~]+$"}}
