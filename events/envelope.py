@@ -126,16 +126,38 @@ class Event:
     @classmethod
     def from_entry(cls, entry_id: str, fields: dict[str, str]) -> Event:
         """Decode a stream entry exactly as stored (no upcasting)."""
+        return cls._decoded(entry_id, fields["type"], fields["v"], fields["at"],
+                            fields["actor"], fields["data"], fields["tape"], fields["prev"],
+                            fields["hash"])
+
+    @classmethod
+    def from_reply(cls, entry_id: str, fields: list[str] | dict[str, str]) -> Event:
+        """:meth:`from_entry` of an entry as Redis sends it (``[field, value, ...]``;
+        a dict, as redis-py's own decoding makes it, is taken too)."""
+        if isinstance(fields, dict):
+            return cls.from_entry(entry_id, fields)
+        if fields[0::2] != ENTRY_FIELDS:  # written otherwise (by hand, or long ago)
+            pairs = iter(fields)
+            return cls.from_entry(entry_id, dict(zip(pairs, pairs, strict=True)))
+        return cls._decoded(entry_id, *fields[1:16:2])
+
+    @classmethod
+    def _decoded(cls, entry_id: str, type_: str, v: str, at: str, actor: str, data: str,
+                 tape: str, prev: str, hash_: str) -> Event:
         # A load decodes thousands of entries: the frozen dataclass's __init__ (one
         # object.__setattr__ per field) was a fifth of a fold, so the fields are set at once.
         event = object.__new__(cls)
         event.__dict__.update(
-            version=int(entry_id.split("-", 1)[1]), type=fields["type"], v=int(fields["v"]),
-            at=fields["at"], actor=fields["actor"], data=_loads(fields["data"]),
-            tape=[] if fields["tape"] == "[]" else _loads(fields["tape"]),
-            prev=fields["prev"], hash=fields["hash"],
+            version=int(entry_id.split("-", 1)[1]), type=type_, v=int(v), at=at,
+            actor=actor, data=_loads(data), tape=[] if tape == "[]" else _loads(tape),
+            prev=prev, hash=hash_,
         )
         return event
+
+
+# The fields of a stream entry in the order every append writes them: to_fields(), then
+# the append's writer token (events.store.WRITER, which the event does not cover).
+ENTRY_FIELDS = ["type", "v", "at", "actor", "data", "tape", "prev", "hash", "w"]
 
 
 def _loads(text: str) -> Any:

@@ -171,7 +171,7 @@ class Replayer:
         the snapshot)."""
         base = self._cached(game_id, None)
         log = key(game_id, "log")
-        pipe = self.store.redis.pipeline(transaction=False)
+        pipe = self.store.log_reader.pipeline(transaction=False)
         for command in commands:
             pipe.execute_command(*command)
         if base is not None:
@@ -191,14 +191,14 @@ class Replayer:
         if base is None:
             base = self._snapshot_of(game_id, snapshot)
             start = 1 if base is None else base.version + 1
-            end = [upcast(Event.from_entry(entry_id, fields)) for entry_id, fields
+            end = [upcast(Event.from_reply(entry_id, fields)) for entry_id, fields
                    in reversed(first)]
             if end and end[0].version <= start:
                 events = [event for event in end if event.version >= start]
             else:  # the log's end begins after the events needed: read them all
                 events = list(self.store.iter(game_id, start))
         else:
-            events = [upcast(Event.from_entry(entry_id, fields)) for entry_id, fields in first]
+            events = [upcast(Event.from_reply(entry_id, fields)) for entry_id, fields in first]
             if len(first) == TAIL_BATCH:  # a long tail: read the rest as load() does
                 events += self.store.iter(game_id, events[-1].version + 1)
         return self._load_from(game_id, base, None, True, events), replies
