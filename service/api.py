@@ -164,8 +164,14 @@ def post_game():
     data = body(schemas.CreateGameIn())
     runtime = rt()
     once_key = _start_once_key(link)
+    asked = _fingerprint(data)
     if once_key is not None:  # a retry of a request that started its game answers it
-        earlier = started_once.take(runtime.redis, once_key)
+        try:
+            earlier = started_once.take(runtime.redis, once_key, asked)
+        except started_once.OtherRequest:
+            raise ApiError(422, "key_reused", f"This {IDEMPOTENCY_KEY} was used for "
+                           "another game (the body differs): send a new key for a new "
+                           "game, or the same body to retry.") from None
         if earlier:
             return _created(runtime.games.load(earlier), link is None), 201, \
                 {"Idempotent-Replayed": "true"}
@@ -182,8 +188,14 @@ def post_game():
                 started_once.let_go(runtime.redis, once_key)
         raise
     if once_key is not None:
-        started_once.started(runtime.redis, once_key, table.game_id)
+        started_once.started(runtime.redis, once_key, table.game_id, asked)
     return _created(table, link is None), 201
+
+
+def _fingerprint(data: dict) -> str:
+    """What a creation asks for, in short: its retries send the same (in any key order)."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def _start_once_key(link: Link | None) -> str | None:

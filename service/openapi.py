@@ -49,6 +49,13 @@ def _responses(ok: tuple[int, str, str], *errors: int) -> dict:
     return {str(ok[0]): {"description": ok[1], **_json(ok[2])}, **_errors(*errors)}
 
 
+def _described(responses: dict, descriptions: dict[int, str]) -> dict:
+    """``responses`` with the generic descriptions of some codes replaced."""
+    for code, text in descriptions.items():
+        responses[str(code)] = {**responses[str(code)], "description": text}
+    return responses
+
+
 def build() -> dict:
     spec = APISpec(title="Ravenpost", version="1.0.0", openapi_version="3.0.3",
                    plugins=[MarshmallowPlugin()],
@@ -73,10 +80,14 @@ def build() -> dict:
                        "With an Idempotency-Key, a retry of a request that started its "
                        "game (its answer lost) answers that game again (201, header "
                        "Idempotent-Replayed: true; 409 while it is still being started) "
-                       "for 24 hours: nobody is invited twice.",
+                       "for 24 hours: nobody is invited twice. The same key with another "
+                       "body is refused (422 key_reused) and starts nothing.",
         "parameters": [IDEMPOTENCY], "requestBody": _body("CreateGameIn"), "security": sec,
-        "responses": _responses((201, "Created", "CreatedOut"), 400, 401, 403, 413, 422,
-                                429)}})
+        "responses": _described(
+            _responses((201, "Created", "CreatedOut"), 400, 401, 403, 409, 413, 422, 429),
+            {409: "A request with this Idempotency-Key is still starting its game",
+             422: "Options the game refuses, or an Idempotency-Key used with another "
+                  "body"})}})
     spec.path("/api/v1/games/{game_id}", operations={"get": {
         "summary": "Your view of the game", "parameters": [GAME], "security": sec,
         "responses": _responses((200, "The game", "GameOut"), 401, 403, 404)}})

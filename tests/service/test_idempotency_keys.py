@@ -4,6 +4,8 @@ of a game's creation answers that game, and nobody is invited twice."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from events.store import keyed_writer_token, writer_token
@@ -151,7 +153,7 @@ def test_the_same_key_from_another_caller_is_another_game(client, rt, new_game):
 def test_a_game_still_being_started_by_its_first_copy_is_a_conflict(client, rt, monkeypatch):
     from service import once
     taken = []
-    monkeypatch.setattr(once, "started", lambda c, key, gid: taken.append(key))
+    monkeypatch.setattr(once, "started", lambda c, key, *_: taken.append(key))
     headers = {**admin_headers(), "Idempotency-Key": "slow"}
     assert client.post("/api/v1/games", json=GAME, headers=headers).status_code == 201
     # the first copy has not recorded its game yet (it stops short of that here)
@@ -168,3 +170,31 @@ def test_a_refused_creation_leaves_its_key_free(client, rt):
     assert rt.store.game_ids() == []
     assert client.post("/api/v1/games", json=GAME, headers=headers).status_code == 201
     assert len(rt.store.game_ids()) == 1
+
+
+def test_the_same_key_with_another_game_is_refused_and_starts_nothing(client, rt):
+    headers = {**admin_headers(), "Idempotency-Key": "one-game"}
+    first = client.post("/api/v1/games", json=GAME, headers=headers)
+    other = {**GAME, "players": [*GAME["players"], {"name": "Cy", "email": "cy@example.com"}]}
+    reused = client.post("/api/v1/games", json=other, headers=headers)
+    assert first.status_code == 201
+    assert reused.status_code == 422 and reused.json["error"] == "key_reused"
+    assert "Idempotent-Replayed" not in reused.headers
+    assert rt.store.game_ids() == [first.json["id"]]
+    assert "cy@example.com" not in {m["to"] for m in rt.mail.list()}
+    # the first request's retry is still answered, in any key order
+    reordered = json.dumps({"players": GAME["players"], "game": GAME["game"]})
+    assert reordered != json.dumps(GAME)
+    again = client.post("/api/v1/games", data=reordered,
+                        headers={**headers, "Content-Type": "application/json"})
+    assert again.status_code == 201 and again.json["id"] == first.json["id"]
+
+
+def test_the_lobby_claim_names_no_request_and_meets_any(fake_redis):
+    from service import once
+    assert once.take(fake_redis, "k", "a1") is None
+    once.started(fake_redis, "k", "g1", "a1")
+    assert once.take(fake_redis, "k", "a1") == "g1"
+    assert once.take(fake_redis, "k") == "g1"  # no fingerprint: the lobby form's copies
+    with pytest.raises(once.OtherRequest):
+        once.take(fake_redis, "k", "b2")
