@@ -164,7 +164,7 @@ def post_game():
     data = body(schemas.CreateGameIn())
     runtime = rt()
     once_key = _start_once_key(link)
-    asked = _fingerprint(data)
+    asked = "" if once_key is None else _fingerprint(data)
     if once_key is not None:  # a retry of a request that started its game answers it
         try:
             earlier = started_once.take(runtime.redis, once_key, asked)
