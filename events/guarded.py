@@ -15,10 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import redis
-
 from events.envelope import Event
-from events.store import WRITER, ConflictError, key, writer_token
+from events.store import WRITER, key, writer_token
 
 # KEYS: the log, the guarding hash.  ARGV: the entry id, the hash field, the value it
 # must hold ('0' stands for none), then the entry's fields and values.
@@ -65,11 +63,8 @@ def append_if(store, game_id: str, expected_version: int, event: Event, prev: st
     for result in marked:
         if isinstance(result, Exception):
             raise result
-    if isinstance(added, redis.ResponseError) and "equal or smaller" in str(added):
-        if not store.holds(game_id, sealed, writer):  # else ours, sent again
-            raise ConflictError(store.version(game_id)) from added
-    elif isinstance(added, Exception):
-        raise added
+    if isinstance(added, Exception):
+        store.check_added(game_id, sealed, writer, added)
     elif added is not None:
         raise GuardFailed(added)
     return sealed, replies

@@ -166,13 +166,19 @@ class EventStore:
         for result in replies[:marks]:
             if isinstance(result, Exception):
                 raise result
-        added = replies[marks]
-        if isinstance(added, redis.ResponseError) and "equal or smaller" in str(added):
-            if not self.holds(game_id, sealed, writer):
-                raise ConflictError(self.version(game_id)) from added
-        elif isinstance(added, Exception):
-            raise added
+        self.check_added(game_id, sealed, writer, replies[marks])
         return replies[marks + 1:]
+
+    def check_added(self, game_id: str, sealed: Event, writer: str, reply: Any) -> None:
+        """Raise what the reply of the XADD of ``sealed`` by the append with ``writer``
+        says went wrong: ConflictError if another append holds its version (its own
+        entry, sent again, is a success: see :meth:`holds`), else a failed command's
+        error."""
+        if isinstance(reply, redis.ResponseError) and "equal or smaller" in str(reply):
+            if not self.holds(game_id, sealed, writer):
+                raise ConflictError(self.version(game_id)) from reply
+        elif isinstance(reply, Exception):
+            raise reply
 
     def holds(self, game_id: str, event: Event, writer: str) -> bool:
         """Whether the log's entry at ``event.version`` is ``event`` as written by the

@@ -163,9 +163,9 @@ def post_game():
     link = creator()
     data = body(schemas.CreateGameIn())
     runtime = rt()
-    once_key = _start_once_key(link)
-    asked = "" if once_key is None else _fingerprint(data)
+    once_key, asked = _start_once_key(link), ""
     if once_key is not None:  # a retry of a request that started its game answers it
+        asked = _fingerprint(data)
         try:
             earlier = started_once.take(runtime.redis, once_key, asked)
         except started_once.OtherRequest:
