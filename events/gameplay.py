@@ -189,15 +189,16 @@ class GameService:
         if the guard does not hold; nothing is appended then."""
         from events.guarded import append_if
 
-        held = self.replayer.cached_with_state(game_id, expected_version)
+        held = self.replayer.cached_packed(game_id, expected_version)
         if held is None or held[0].version != expected_version or not held[0].head:
             return None
-        table, before = held
+        table, packed = held
         secret = self._secrets.get(f"{game_id} {table.commitment}")
         if secret is None:
             return None
         try:
-            event = self._decide(game_id, table, seat, move, secret, before=before)
+            event = self._decide(game_id, table, seat, move, secret,
+                                 before=lambda: marshal.loads(packed)["state"])
         except IllegalMove:
             return None  # refused on the usual path, after its token check
         try:
@@ -225,10 +226,11 @@ class GameService:
         return replies
 
     def _decide(self, game_id: str, table: Table, seat: int, move: dict[str, Any],
-                secret: bytes, auto: str | None = None, before: Any = None) -> Event:
+                secret: bytes, auto: str | None = None,
+                before: Callable[[], State] | None = None) -> Event:
         """The MovePlayed of ``seat``'s ``move`` on ``table`` (played on in place), not
-        yet appended; IllegalMove if the rules refuse it.  ``before``: a copy of
-        ``table.state`` the caller already has (else one is made)."""
+        yet appended; IllegalMove if the rules refuse it.  ``before``: makes a copy of
+        ``table.state`` as it is now, from what the caller holds (else one is kept)."""
         expected_version = table.version
         if table.ended or table.outcome() is not None:
             raise IllegalMove("the game is over")
@@ -237,10 +239,12 @@ class GameService:
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             raise IllegalMove("a move is an object with a string 'type'")
         rng = RecordingRandom(seed_for(secret, expected_version + 1))
-        # a deep copy for the take-back check: marshal copies JSON data in about 40% of a
-        # JSON round trip's time (format 2 writes no shared references)
+        # the state before the move for the take-back check, which needs it only for a
+        # move that drew nothing: kept marshalled (about 40% of a JSON round trip's time;
+        # format 2 writes no shared references) and decoded only then
         if before is None:
-            before = marshal.loads(marshal.dumps(table.state, 2))
+            packed = marshal.dumps(table.state, 2)
+            before = lambda: marshal.loads(packed)  # noqa: E731
         try:
             table.game.apply(table.state, seat, copy.deepcopy(move), rng)
         except IllegalMove:
@@ -307,8 +311,8 @@ class GameService:
             return move.data["final"]
         before = self.load(game_id, at=move.version - 1)
         after = self.load(game_id, at=move.version)
-        return final_reason(before.game, before.state, after.state, move.data["seat"],
-                            move.data["move"], move.tape)
+        return final_reason(before.game, lambda: before.state, after.state,
+                            move.data["seat"], move.data["move"], move.tape)
 
     def can_take_back(self, game_id: str, seat: int) -> tuple[bool, str | None]:
         """Whether ``seat`` may ask to take back its last move now, and if not, why."""
@@ -661,11 +665,12 @@ class GameService:
         return secret
 
 
-def final_reason(game: Game, before: State, after: State, seat: int, move: dict[str, Any],
-                 tape: list[int]) -> str | None:
+def final_reason(game: Game, before: Callable[[], State], after: State, seat: int,
+                 move: dict[str, Any], tape: list[int]) -> str | None:
     """Why a move can never be taken back, or None.  A move that drew randomness would
     be drawn again differently (a free re-roll); a move that showed hidden information
-    would be made again knowing it (a free look)."""
+    would be made again knowing it (a free look).  ``before()`` gives the state before
+    the move, asked for only when the tape does not settle it."""
     if tape:
         return "it drew at random (cards, dice or a shuffle)"
-    return game.reveals(before, after, seat, move)
+    return game.reveals(before(), after, seat, move)

@@ -273,13 +273,14 @@ class Replayer:
         packed = self._packed(game_id, lambda v: version is None or v == version)
         return None if packed is None else Table.from_json(marshal.loads(packed))
 
-    def cached_with_state(self, game_id: str, version: int) -> tuple[Table, Any] | None:
-        """:meth:`cached` at ``version``, and another copy of its state (for a move's
-        take-back check: decoding the cached table twice is cheaper than copying)."""
+    def cached_packed(self, game_id: str, version: int) -> tuple[Table, bytes] | None:
+        """:meth:`cached` at ``version``, and the marshalled table it was decoded from
+        (for a move's take-back check, which decodes the state before the move from it
+        only if it needs it)."""
         packed = self._packed(game_id, lambda v: v == version)
         if packed is None:
             return None
-        return Table.from_json(marshal.loads(packed)), marshal.loads(packed)["state"]
+        return Table.from_json(marshal.loads(packed)), packed
 
     def _cached(self, game_id: str, at: int | None) -> Table | None:
         packed = self._packed(game_id, lambda v: at is None or v <= at)

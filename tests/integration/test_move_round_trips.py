@@ -215,6 +215,36 @@ def test_with_the_queue_on_another_redis_the_job_status_is_read_there(
         release(*claim)
 
 
+def test_a_move_that_reveals_on_the_held_table_is_final_and_one_that_draws_is_too(
+        rq_app, round_trips, monkeypatch):
+    from events.store import EventStore
+    from tests.platform_game import CountingRace
+    compared = []  # the states the take-back check compared
+    real = CountingRace.reveals
+
+    def reveals(self, before, after, seat, move):
+        compared.append((before["antes"], after["antes"]))
+        return real(self, before, after, seat, move)
+
+    monkeypatch.setattr(CountingRace, "reveals", reveals)
+    client = rq_app.test_client()
+    gid, tokens = new_game(client)
+    _, first = post_move(client, gid, tokens, seat=0)
+    assert first().status_code == 201  # the first ante shows nothing: it may be taken back
+    _, last = post_move(client, gid, tokens, seat=1)
+    round_trips.clear()
+    assert last().status_code == 201
+    assert len(round_trips) == 1  # decided on the held table, its state before kept packed
+    assert compared[-1][0][1] is None and compared[-1][1][1] is not None
+    view, play = post_move(client, gid, tokens, seat=0)  # the turns begin with seat 0
+    assert play().status_code == 201
+    first_ante, last_ante, card = EventStore(rq_app.extensions["ravenpost"].redis).read(gid)[1:]
+    assert first_ante.data["final"] is None
+    assert last_ante.data["final"] == "it revealed every ante"
+    assert card.tape and card.data["final"] == "it drew at random (cards, dice or a shuffle)"
+    assert len(compared) == 2  # a move that drew needs no state from before it
+
+
 def test_a_view_takes_one_round_trip(rq_app, round_trips):
     client = rq_app.test_client()
     gid, tokens = new_game(client)
