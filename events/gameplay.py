@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import redis
 
@@ -28,6 +28,7 @@ from games.protocol import Game, IllegalMove, State
 from games.rng import RecordingRandom, commitment, seed_for
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 SECRETS_KEPT = 4096  # per process: game secrets read once (they never change)
 
@@ -176,8 +177,8 @@ class GameService:
     def play_cached(self, game_id: str, seat: int, move: dict[str, Any],
                     expected_version: int, guard: tuple[str, str, str],
                     then: Callable[[int], Sequence[tuple[Any, ...]]] | None = None,
-                    writer: str | None = None,
-                    ) -> tuple[Event, Table, list[Any] | None] | None:
+                    writer: str | None = None, answer: Callable[[Table], T] | None = None,
+                    ) -> tuple[Event, Table, list[Any] | None, T | None] | None:
         """:meth:`play_move_then` in one round trip, when this process holds the table
         at ``expected_version`` (it loaded it last) and the game's secret: the move is
         decided on that table and appended by :func:`events.guarded.append_if`, only if
@@ -186,8 +187,13 @@ class GameService:
         XADD's explicit id: the usual check).  None when that cannot be done (nothing
         cached, another version, an unknown secret, a move the rules refuse, or the log
         moved on): the caller then takes the usual path, which says why.  GuardFailed
-        if the guard does not hold; nothing is appended then."""
-        from events.guarded import append_if
+        if the guard does not hold; nothing is appended then.
+
+        ``answer(table)`` (e.g. the mover's new view) is made while Redis answers the
+        append, on the table after the move, and returned last: None if it was not made
+        (the move ended the game, which more writes follow; or it raised: the caller
+        makes it again, where its error shows)."""
+        from events.guarded import appending_if
 
         held = self.replayer.cached_packed(game_id, expected_version)
         if held is None or held[0].version != expected_version or not held[0].head:
@@ -201,28 +207,36 @@ class GameService:
                                  before=lambda: marshal.loads(packed)["state"])
         except IllegalMove:
             return None  # refused on the usual path, after its token check
+        made, packed = None, None
         try:
-            event, replies = append_if(self.store, game_id, expected_version, event,
-                                       table.head, guard,
-                                       then(expected_version + 1) if then else (), writer)
+            with appending_if(self.store, game_id, expected_version, event, table.head,
+                              guard, then(expected_version + 1) if then else (),
+                              writer) as appending:
+                # Meanwhile, what follows if the move lands: nothing here depends on the
+                # answer, and a move that is refused drops it with its table.
+                table.version, table.head = appending.sealed.version, appending.sealed.hash
+                if table.outcome() is None:
+                    packed = self.replayer.pack(table)
+                    made = _made(answer, table)
+                event, replies = appending.result()
         except (ConflictError, redis.ResponseError):  # moved on, or a server without Lua
             return None  # nothing was appended: the script stops at its first error
-        return event, table, self._after_move(game_id, table, event, replies)
+        return event, table, self._after_move(game_id, table, event, replies, packed), made
 
     def _after_move(self, game_id: str, table: Table, event: Event,
-                    replies: list[Any]) -> list[Any] | None:
+                    replies: list[Any], packed: bytes | None = None) -> list[Any] | None:
         """Bring ``table`` (played on) to the appended ``event`` and end the game if the
         rules say so; ``replies``, or None if a GameEnded was appended after them.  The
         table is kept in the process's cache (the mover's next view, or the next
         mover's, then folds nothing), unless the game ended: its GameEnded reveals the
-        secret, which a fold records."""
+        secret, which a fold records.  ``packed``: the table, marshalled already."""
         table.version, table.head = event.version, event.hash
         if table.outcome() is not None:
             ended = self.end_if_over(game_id)
             if ended is not None:
                 table.version, table.head, table.ended = ended.version, ended.hash, True
             return None
-        self.replayer.remember(table)
+        self.replayer.remember(table, packed)
         return replies
 
     def _decide(self, game_id: str, table: Table, seat: int, move: dict[str, Any],
@@ -663,6 +677,16 @@ class GameService:
         secret = bytes.fromhex(found)
         self._remember_secret(game_id, secret)
         return secret
+
+
+def _made(answer: Callable[[Table], T] | None, table: Table) -> T | None:
+    """``answer(table)``, or None if there is no answer to make or it raised."""
+    if answer is None:
+        return None
+    try:
+        return answer(table)
+    except Exception:  # made again after the append, where the error shows
+        return None
 
 
 def final_reason(game: Game, before: Callable[[], State], after: State, seat: int,

@@ -12,10 +12,12 @@ writes it a round trip ahead), and the caller's read commands right after the sc
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from events.envelope import Event
+from events.sent import Trip, sent
 from events.store import WRITER, key, writer_token
 
 # KEYS: the log, the guarding hash.  ARGV: the entry id, the hash field, the value it
@@ -46,6 +48,43 @@ def append_if(store, game_id: str, expected_version: int, event: Event, prev: st
     fresh one).  ``(event, their replies)``; ConflictError if the log is not at
     ``expected_version``, GuardFailed if the guard does not hold (nothing is appended
     either way)."""
+    with appending_if(store, game_id, expected_version, event, prev, guard, then,
+                      writer) as appending:
+        return appending.result()
+
+
+class Appending:
+    """:func:`append_if`'s round trip on its way: ``sealed`` is the event as the log
+    will hold it, :meth:`result` waits for the answer and says what became of it."""
+
+    def __init__(self, store, game_id: str, sealed: Event, writer: str, trip: Trip,
+                 marks: int) -> None:
+        self.sealed = sealed
+        self._store, self._game_id, self._writer = store, game_id, writer
+        self._trip, self._marks = trip, marks
+
+    def result(self) -> tuple[Event, list[Any]]:
+        """``(event, replies of the commands sent after it)``; ConflictError or
+        GuardFailed as :func:`append_if` says."""
+        results = self._trip.replies()
+        marks = self._marks
+        marked, added, replies = results[:marks], results[marks], results[marks + 1:]
+        for result in marked:
+            if isinstance(result, Exception):
+                raise result
+        if isinstance(added, Exception):
+            self._store.check_added(self._game_id, self.sealed, self._writer, added)
+        elif added is not None:
+            raise GuardFailed(added)
+        return self.sealed, replies
+
+
+@contextmanager
+def appending_if(store, game_id: str, expected_version: int, event: Event, prev: str,
+                 guard: tuple[str, str, str], then: Sequence[tuple[Any, ...]] = (),
+                 writer: str | None = None) -> Iterator[Appending]:
+    """:func:`append_if` sent at once: the block may work while Redis answers (on what
+    does not depend on the answer), then calls ``result()``."""
     sealed = Event(
         version=expected_version + 1, type=event.type, actor=event.actor, data=event.data,
         tape=event.tape, v=event.v, at=event.at or (store.clock() if store.clock else ""),
@@ -58,13 +97,5 @@ def append_if(store, game_id: str, expected_version: int, event: Event, prev: st
                          f"0-{sealed.version}", guard[1], guard[2], *pairs)
     for command in then:
         pipe.execute_command(*command)
-    results = pipe.execute(raise_on_error=False)
-    marked, added, replies = results[:marks], results[marks], results[marks + 1:]
-    for result in marked:
-        if isinstance(result, Exception):
-            raise result
-    if isinstance(added, Exception):
-        store.check_added(game_id, sealed, writer, added)
-    elif added is not None:
-        raise GuardFailed(added)
-    return sealed, replies
+    with sent(pipe) as trip:
+        yield Appending(store, game_id, sealed, writer, trip, marks)

@@ -18,6 +18,7 @@ from typing import Any
 
 from events import envelope as ev
 from events.envelope import Event, upcast
+from events.sent import sent
 from events.store import EventStore, UnknownGame, key
 from games import registry
 from games.protocol import Game, State
@@ -169,17 +170,19 @@ class Replayer:
         table that one read is the log's tail, else the worker's snapshot and the last
         ``COLD_TAIL`` events (the rest of the tail follows if they do not reach back to
         the snapshot)."""
-        base = self._cached(game_id, None)
+        held = self._held(game_id)
         log = key(game_id, "log")
         pipe = self.store.log_reader.pipeline(transaction=False)
         for command in commands:
             pipe.execute_command(*command)
-        if base is not None:
-            pipe.xrange(log, min=f"0-{base.version + 1}", max="+", count=TAIL_BATCH)
+        if held is not None:
+            pipe.xrange(log, min=f"0-{held[0] + 1}", max="+", count=TAIL_BATCH)
         else:  # the snapshot, and the log's end, which usually reaches back to it
             pipe.get(key(game_id, "snapshot"))
             pipe.xrevrange(log, count=COLD_TAIL)
-        *replies, first = pipe.execute(raise_on_error=False)
+        with sent(pipe) as trip:  # the held table is decoded while Redis answers
+            base = None if held is None else Table.from_json(marshal.loads(held[1]))
+            *replies, first = trip.replies()
         if base is None:
             *replies, snapshot = replies
             if isinstance(snapshot, Exception):
@@ -286,6 +289,14 @@ class Replayer:
         packed = self._packed(game_id, lambda v: at is None or v <= at)
         return None if packed is None else Table.from_json(marshal.loads(packed))
 
+    def _held(self, game_id: str) -> tuple[int, bytes] | None:
+        """The cached table of the game as ``(version, marshalled table)``, if any."""
+        with self._cache_lock:
+            entry = self._cache.get(game_id)
+            if entry is not None:
+                self._cache.move_to_end(game_id)
+            return entry
+
     def _packed(self, game_id: str, usable: Callable[[int], bool]) -> bytes | None:
         """The cached table of the game, marshalled, if its version is ``usable``."""
         with self._cache_lock:
@@ -295,13 +306,19 @@ class Replayer:
             self._cache.move_to_end(game_id)
             return entry[1]
 
-    def remember(self, table: Table) -> None:
+    @staticmethod
+    def pack(table: Table) -> bytes:
+        """``table`` as this cache keeps it (marshalled, format 2)."""
+        return marshal.dumps(table.to_json(), 2)
+
+    def remember(self, table: Table, packed: bytes | None = None) -> None:
         """Keep ``table`` in this process's bounded cache of tables, so the next load of
-        its game folds only what came after it (the worker keeps what it projected)."""
+        its game folds only what came after it (the worker keeps what it projected);
+        ``packed``: :meth:`pack` of it, if the caller made it already."""
         cached = self._cache.get(table.game_id)
         if cached is not None and cached[0] == table.version:
             return  # loaded straight from the cache: nothing new to encode
-        packed = marshal.dumps(table.to_json(), 2)
+        packed = packed or self.pack(table)
         with self._cache_lock:
             self._cache[table.game_id] = (table.version, packed)
             self._cache.move_to_end(table.game_id)

@@ -254,11 +254,14 @@ def post_move(game_id: str):
     try:
         played = games.play_cached(game_id, link.seat, data["move"],
                                    data["expected_version"], generation_guard(link), then,
-                                   writer)
+                                   writer, answer=lambda table: _moved(table, link.seat))
     except GuardFailed as exc:
         refuse_revoked(link, generation_of(exc.current))
         raise
-    if played is None:  # the usual path; it refuses what the one above would not decide
+    answer = None
+    if played is not None:
+        *played, answer = played  # the answer, made while Redis took the move
+    else:  # the usual path; it refuses what the one above would not decide
         secrets = games.secrets_command(game_id)  # a process's first move in this game
         link, table, replies = player_table(game_id, [secrets] if secrets else [])
         if secrets:
@@ -280,7 +283,7 @@ def post_move(game_id: str):
     after_append(game_id, event.version, replies[0] if replies else None)
     # the new position as the mover sees it, from the table the move was decided on: a
     # client needs no GET (the version is the GameEnded's when the move ended the game)
-    return _moved(table, link.seat), 201
+    return (answer if answer is not None else _moved(table, link.seat)), 201
 
 
 def _moved(table: Table, seat: int):

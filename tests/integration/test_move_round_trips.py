@@ -245,6 +245,27 @@ def test_a_move_that_reveals_on_the_held_table_is_final_and_one_that_draws_is_to
     assert len(compared) == 2  # a move that drew needs no state from before it
 
 
+def test_an_answer_that_fails_while_redis_takes_the_move_is_made_again_after_it(
+        rq_app, round_trips, monkeypatch):
+    from service import api
+    client = rq_app.test_client()
+    gid, tokens = new_game(client)
+    view, post = post_move(client, gid, tokens)
+    real, calls = api._moved, []
+
+    def moved(table, seat):
+        calls.append(table.version)
+        if len(calls) == 1:  # the one made while the append was on its way
+            raise RuntimeError("a view that failed once")
+        return real(table, seat)
+
+    monkeypatch.setattr(api, "_moved", moved)
+    round_trips.clear()
+    reply = post()
+    assert reply.status_code == 201 and reply.json["version"] == view["version"] + 1
+    assert calls == [view["version"] + 1] * 2 and len(round_trips) == 1
+
+
 def test_a_view_takes_one_round_trip(rq_app, round_trips):
     client = rq_app.test_client()
     gid, tokens = new_game(client)

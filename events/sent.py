@@ -1,0 +1,103 @@
+"""A pipeline sent to Redis now and its replies read later, so that a request works while
+Redis does (its one round trip then costs only what it waits beyond that work).
+
+``with sent(pipe) as trip: ...work...; replies = trip.replies()`` answers what
+``pipe.execute(raise_on_error=False)`` would: each command's reply, a failed command's
+ResponseError in its place.  A connection error while sending or reading is handled as
+redis-py's own pipeline handles it: the connection is dropped, and the whole pipeline is
+sent again if the client retries (else the error reaches the caller).  So the writes it
+holds must already be safe to run twice, as every write here is (a lost reply makes
+redis-py send them again too).  A cluster's pipeline, or a transaction, is not split:
+``replies()`` executes it then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import redis
+from redis.client import Pipeline
+
+
+class Trip:
+    """One pipeline on its way; :meth:`replies` waits for and reads its replies."""
+
+    def __init__(self, pipe: Any) -> None:
+        self._pipe = pipe
+        self._conn: Any = None
+        self._replies: list[Any] | None = None
+        if type(pipe) is not Pipeline or pipe.transaction or not pipe.command_stack:
+            return  # a cluster's, or a transaction: executed by replies()
+        pool = pipe.connection_pool
+        conn = pool.get_connection()
+        try:
+            conn.send_packed_command(
+                conn.pack_commands([args for args, _options in pipe.command_stack]))
+        except (redis.ConnectionError, redis.TimeoutError):
+            self._drop(conn)
+            if not _retries(conn):
+                pipe.reset()
+                raise
+            return  # replies() sends it again, as redis-py's retry would
+        self._conn = conn
+
+    def replies(self) -> list[Any]:
+        """The replies, read once (a failed command's ResponseError in its place)."""
+        if self._replies is None:
+            self._replies = self._read()
+        return self._replies
+
+    def _read(self) -> list[Any]:
+        pipe, conn, self._conn = self._pipe, self._conn, None
+        if conn is None:
+            return pipe.execute(raise_on_error=False)
+        replies: list[Any] = []
+        try:
+            for args, options in pipe.command_stack:
+                try:
+                    replies.append(pipe.parse_response(conn, args[0], **options))
+                except redis.ResponseError as exc:
+                    replies.append(exc)
+        except (redis.ConnectionError, redis.TimeoutError):
+            self._drop(conn)
+            if not _retries(conn):
+                pipe.reset()
+                raise
+            return pipe.execute(raise_on_error=False)
+        except BaseException:
+            self._drop(conn)  # replies left unread: the connection cannot be reused
+            pipe.reset()
+            raise
+        pipe.connection_pool.release(conn)
+        pipe.reset()
+        return replies
+
+    def close(self) -> None:
+        """Read the replies if nobody did (the writes went out: their outcome is read, and
+        the connection goes back clean); a failure to read them is not raised here."""
+        if self._replies is None and self._conn is not None:
+            try:
+                self.replies()
+            except redis.RedisError:
+                pass
+
+    def _drop(self, conn: Any) -> None:
+        conn.disconnect()
+        self._pipe.connection_pool.release(conn)
+
+
+def _retries(conn: Any) -> int:
+    retry = getattr(conn, "retry", None)
+    return retry.get_retries() if retry is not None else 0
+
+
+@contextmanager
+def sent(pipe: Any) -> Iterator[Trip]:
+    """Send ``pipe``'s commands now; the block may work before it reads the replies."""
+    trip = Trip(pipe)
+    try:
+        yield trip
+    finally:
+        trip.close()
