@@ -18,9 +18,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """
     # Imported here: nothing is built at import time.
     from service import config as cfg
+    from service.answers import AnswerJSON
     from worker.runtime import Runtime, set_runtime, templates_dir
 
     app = Flask(__name__, template_folder=str(templates_dir()))
+    app.json = AnswerJSON(app)
     app.config.from_mapping(cfg.DEFAULTS)
     app.config.from_mapping(cfg.from_environment())
     if config:
