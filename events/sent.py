@@ -33,14 +33,23 @@ class Trip:
         pool = pipe.connection_pool
         conn = pool.get_connection()
         try:
-            conn.send_packed_command(
-                conn.pack_commands([args for args, _options in pipe.command_stack]))
+            packed = conn.pack_commands([args for args, _options in pipe.command_stack])
+        except BaseException:  # e.g. a word that is not bytes, text or a number
+            pool.release(conn)
+            pipe.reset()
+            raise
+        try:
+            conn.send_packed_command(packed)
         except (redis.ConnectionError, redis.TimeoutError):
             self._drop(conn)
             if not _retries(conn):
                 pipe.reset()
                 raise
             return  # replies() sends it again, as redis-py's retry would
+        except BaseException:
+            self._drop(conn)
+            pipe.reset()
+            raise
         self._conn = conn
 
     def replies(self) -> list[Any]:

@@ -80,3 +80,14 @@ def test_a_transaction_is_not_split_but_executed_when_its_replies_are_read(real_
         assert real_redis.get("t") is None  # nothing sent yet
         assert trip.replies() == [True]
     assert real_redis.get("t") == "1"
+
+
+def test_a_command_that_cannot_be_packed_sends_nothing_and_keeps_no_connection(real_redis):
+    pipe = real_redis.pipeline(transaction=False)
+    pipe.set("never", "written")
+    pipe.execute_command("SET", "bad", object())
+    with pytest.raises(redis.DataError), sent(pipe):
+        pass
+    assert real_redis.get("never") is None
+    pool = real_redis.connection_pool
+    assert not pool._in_use_connections  # given back
