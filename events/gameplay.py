@@ -22,6 +22,7 @@ from events import envelope as ev
 from events import history, votes
 from events.envelope import Event, seat_actor
 from events.replay import Replayer, Table
+from events.sent import meanwhile
 from events.store import LRU, ConflictError, EventStore, key, new_game_id
 from games import registry
 from games.protocol import Game, IllegalMove, State
@@ -217,7 +218,7 @@ class GameService:
                 table.version, table.head = appending.sealed.version, appending.sealed.hash
                 if table.outcome() is None:
                     packed = self.replayer.pack(table)
-                    made = _made(answer, table)
+                    made = meanwhile(answer, table)
                 event, replies = appending.result()
         except (ConflictError, redis.ResponseError):  # moved on, or a server without Lua
             return None  # nothing was appended: the script stops at its first error
@@ -677,16 +678,6 @@ class GameService:
         secret = bytes.fromhex(found)
         self._remember_secret(game_id, secret)
         return secret
-
-
-def _made(answer: Callable[[Table], T] | None, table: Table) -> T | None:
-    """``answer(table)``, or None if there is no answer to make or it raised."""
-    if answer is None:
-        return None
-    try:
-        return answer(table)
-    except Exception:  # made again after the append, where the error shows
-        return None
 
 
 def final_reason(game: Game, before: Callable[[], State], after: State, seat: int,

@@ -14,16 +14,17 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from events import envelope as ev
 from events.envelope import Event, upcast
-from events.sent import sent
+from events.sent import meanwhile, sent
 from events.store import EventStore, UnknownGame, key
 from games import registry
 from games.protocol import Game, State
 from games.rng import TapePlayer
 
+T = TypeVar("T")
 TAIL_BATCH = 1000  # events read per XRANGE, as EventStore.iter reads them
 # Events read from the log's end with the snapshot when a process has no table of a game
 # yet: more than the worker's SNAPSHOT_EVERY (50), so the tail after the snapshot is
@@ -157,13 +158,17 @@ class Replayer:
                                                     else base.version + 1, at)))
 
     def load_along(self, game_id: str, commands: Sequence[tuple[Any, ...]],
-                   check: Callable[[list[Any]], None] | None = None) -> tuple[Table, list[Any]]:
+                   check: Callable[[list[Any]], None] | None = None,
+                   work: Callable[[Table], T] | None = None,
+                   ) -> tuple[Table, list[Any], T | None]:
         """The latest table, with ``commands`` (Redis commands on this game's keys, e.g.
         ``("HGET", key, field)``) sent in the same round trip as the load's first read:
-        ``(table, their replies)``; a command that fails answers its Exception, which
-        ``check`` should look for.  ``check(replies)`` runs before anything is folded
-        (a refused token then costs no fold, and its refusal comes before "no such
-        game").
+        ``(table, their replies, what work made)``; a command that fails answers its
+        Exception, which ``check`` should look for.  ``check(replies)`` runs before
+        anything is folded (a refused token then costs no fold, and its refusal comes
+        before "no such game").  ``work(table)`` (e.g. a view, which must not change the
+        table) is done on the held table while Redis answers; what it made is returned
+        only if that table is still the latest (else None: the caller does it again).
 
         A request that must read a few keys of the game besides its log (the token's
         generation, the clocks) thus waits for Redis once: with the process's cached
@@ -180,8 +185,11 @@ class Replayer:
         else:  # the snapshot, and the log's end, which usually reaches back to it
             pipe.get(key(game_id, "snapshot"))
             pipe.xrevrange(log, count=COLD_TAIL)
+        made = None
         with sent(pipe) as trip:  # the held table is decoded while Redis answers
             base = None if held is None else Table.from_json(marshal.loads(held[1]))
+            if base is not None:
+                made = meanwhile(work, base)
             *replies, first = trip.replies()
         if base is None:
             *replies, snapshot = replies
@@ -204,7 +212,8 @@ class Replayer:
             events = [upcast(Event.from_reply(entry_id, fields)) for entry_id, fields in first]
             if len(first) == TAIL_BATCH:  # a long tail: read the rest as load() does
                 events += self.store.iter(game_id, events[-1].version + 1)
-        return self._load_from(game_id, base, None, True, events), replies
+        table = self._load_from(game_id, base, None, True, events)
+        return table, replies, made if not events and table is base else None
 
     def _load_from(self, game_id: str, base: Table | None, at: int | None,
                    use_snapshot: bool, events: list[Event]) -> Table:

@@ -13,12 +13,14 @@ redis-py send them again too).  A cluster's pipeline, or a transaction, is not s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import redis
 from redis.client import Pipeline
+
+T = TypeVar("T")
 
 
 class Trip:
@@ -110,3 +112,15 @@ def sent(pipe: Any) -> Iterator[Trip]:
         yield trip
     finally:
         trip.close()
+
+
+def meanwhile(work: Callable[..., T] | None, *args: Any) -> T | None:
+    """``work(*args)``, done while a round trip is on its way on what it may need: None
+    if there is no work, or it raised (the caller does it again after the replies, where
+    its error shows as it always did)."""
+    if work is None:
+        return None
+    try:
+        return work(*args)
+    except Exception:
+        return None

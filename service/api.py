@@ -118,19 +118,26 @@ def create_game(data: dict) -> Table:
 _READ_NOW = object()
 
 
-def game_json(table: Table, seat: int, clocks: object = _READ_NOW) -> dict:
+def game_json(table: Table, seat: int, clocks: object = _READ_NOW,
+              position: dict | None = None) -> dict:
     """The API view of ``table`` for ``seat``; ``clocks``: the clocks' read model (its
-    stored text, or None: none) if the caller read it already (see :func:`get_game`)."""
-    game = table.game
-    to_act = table.to_act()
+    stored text, or None: none) if the caller read it already (see :func:`get_game`);
+    ``position``: :func:`position_json` of the table, if the caller made it already."""
     clocks_away = (away.clocks_json(table.game_id) if clocks is _READ_NOW
                    else away.clocks_json_of(clocks))
+    return {**(position or position_json(table, seat)),
+            **dict(zip(("clocks", "away"), clocks_away, strict=True))}
+
+
+def position_json(table: Table, seat: int) -> dict:
+    """What the rules say of ``table`` for ``seat``: :func:`game_json` without the clocks."""
+    game = table.game
+    to_act = table.to_act()
     return {
         "id": table.game_id, "game": table.kind, "version": table.version, "seat": seat,
         "to_act": sorted(to_act), "view": game.view(table.state, seat),
         "legal_moves": game.legal_moves(table.state, seat) if seat in to_act else [],
         "outcome": table.outcome() if table.ended else None,
-        **dict(zip(("clocks", "away"), clocks_away, strict=True)),
     }
 
 
@@ -224,11 +231,12 @@ def _created(table: Table, admin: bool):
 def get_game(game_id: str):
     # one round trip: the token's generation with the "seen" mark (no reminder for who
     # just looked), the log's tail and the clocks
-    link, table, (clocks,) = player_table(game_id, [away.read_model_command(game_id)],
-                                          seen=True)
+    # (the position is made while Redis answers, on the table this process holds)
+    link, table, (clocks,), position = player_table(
+        game_id, [away.read_model_command(game_id)], seen=True, work=position_json)
     if isinstance(clocks, Exception):
         raise clocks
-    return jsonify(game_json(table, link.seat, clocks))
+    return jsonify(game_json(table, link.seat, clocks, position))
 
 
 # made once: a schema keeps no state between loads, and making one was a tenth of a move
@@ -263,7 +271,7 @@ def post_move(game_id: str):
         *played, answer = played  # the answer, made while Redis took the move
     else:  # the usual path; it refuses what the one above would not decide
         secrets = games.secrets_command(game_id)  # a process's first move in this game
-        link, table, replies = player_table(game_id, [secrets] if secrets else [])
+        link, table, replies, _ = player_table(game_id, [secrets] if secrets else [])
         if secrets:
             games.keep_secrets(game_id, replies[0])
         try:

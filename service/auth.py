@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import hmac
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from flask import current_app, request
 
@@ -12,6 +12,8 @@ from events.replay import Table
 from service.current import rt
 from service.errors import ApiError
 from worker.links import Link
+
+T = TypeVar("T")
 
 
 def same_secret(given: str | None, expected: str | None) -> bool:
@@ -61,15 +63,19 @@ def player(game_id: str) -> Link:
     return link
 
 
-def player_table(game_id: str, also: Sequence[tuple[Any, ...]] = (), seen: bool = False
-                 ) -> tuple[Link, Table, list[Any]]:
+def player_table(game_id: str, also: Sequence[tuple[Any, ...]] = (), seen: bool = False,
+                 work: Callable[[Table, int], T] | None = None,
+                 ) -> tuple[Link, Table, list[Any], T | None]:
     """:func:`player` and the game's latest table in one round trip to Redis: the token's
     generation is read in the load's own pipeline, and checked before anything is folded
     (so a revoked token is refused at once, as by :func:`player`).  ``also``: more reads
-    on the game's keys for that round trip; returns ``(link, table, their replies)``.
-    ``seen``: also note that the seat looked (:func:`worker.quiet.seen`), in the same
-    command as the generation's read and only if the token is current (and only if
-    this process has not noted it lately: then the round trip writes nothing)."""
+    on the game's keys for that round trip; returns ``(link, table, their replies, what
+    work made)``.  ``seen``: also note that the seat looked (:func:`worker.quiet.seen`),
+    in the same command as the generation's read and only if the token is current (and
+    only if this process has not noted it lately: then the round trip writes nothing).
+    ``work(table, seat)`` is done while Redis answers, as
+    :meth:`events.replay.Replayer.load_along` says (None: not done, or not on the
+    latest table); nothing it made is returned for a token that is refused."""
     from worker import quiet
     from worker.links import generation_command, generation_of, generation_then_set
 
@@ -91,8 +97,10 @@ def player_table(game_id: str, also: Sequence[tuple[Any, ...]] = (), seen: bool 
         if write_seen:
             notes.written(game_id, link.seat)
 
-    table, replies = rt().games.replayer.load_along(game_id, [first, *also], check)
-    return link, table, replies[1:]
+    table, replies, made = rt().games.replayer.load_along(
+        game_id, [first, *also], check,
+        None if work is None else (lambda table: work(table, link.seat)))
+    return link, table, replies[1:], made
 
 
 def signed(game_id: str) -> Link:

@@ -266,6 +266,31 @@ def test_an_answer_that_fails_while_redis_takes_the_move_is_made_again_after_it(
     assert calls == [view["version"] + 1] * 2 and len(round_trips) == 1
 
 
+def test_a_view_made_while_redis_answers_is_dropped_when_another_process_moved(
+        rq_app, other_process, monkeypatch):
+    from service import api
+    client = rq_app.test_client()
+    gid, tokens = new_game(client)
+    held = client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[0])).json
+    reply = other_process.test_client().post(  # the log moves on behind this process
+        f"/api/v1/games/{gid}/moves", headers=bearer(tokens[0]),
+        json={"move": held["legal_moves"][0], "expected_version": held["version"]})
+    assert reply.status_code == 201
+    made = []
+    real = api.position_json
+    monkeypatch.setattr(api, "position_json",
+                        lambda table, seat: made.append(table.version) or real(table, seat))
+    fresh = client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[0])).json
+    # made on the held table while the tail was read, then again on the latest one
+    assert made == [held["version"], held["version"] + 1]
+    assert fresh == other_process.test_client().get(
+        f"/api/v1/games/{gid}", headers=bearer(tokens[0])).json
+    assert fresh["version"] == held["version"] + 1 and 0 not in fresh["to_act"]
+    made.clear()
+    again = client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[0])).json
+    assert made == [held["version"] + 1] and again == fresh  # made once: it was current
+
+
 def test_a_view_takes_one_round_trip(rq_app, round_trips):
     client = rq_app.test_client()
     gid, tokens = new_game(client)
@@ -464,6 +489,6 @@ def test_a_first_load_in_a_process_equals_a_fold_from_event_1(rq_app, after_snap
     rt.replayer.write_snapshot(rt.games.load(gid))
     play(after_snapshot)
     fresh = Replayer(rt.store)  # a process that has loaded nothing yet
-    table, replies = fresh.load_along(gid, [("GET", f"rp:{{g:{gid}}}:settings")])
+    table, replies, _ = fresh.load_along(gid, [("GET", f"rp:{{g:{gid}}}:settings")])
     assert table == Replayer(rt.store).load(gid, use_snapshot=False)
     assert replies == [rt.redis.get(f"rp:{{g:{gid}}}:settings")]
