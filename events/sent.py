@@ -42,16 +42,9 @@ class Trip:
             raise
         try:
             conn.send_packed_command(packed)
-        except (redis.ConnectionError, redis.TimeoutError):
-            self._drop(conn)
-            if not _retries(conn):
-                pipe.reset()
-                raise
-            return  # replies() sends it again, as redis-py's retry would
-        except BaseException:
-            self._drop(conn)
-            pipe.reset()
-            raise
+        except BaseException as exc:
+            self._unless_retried(conn, exc)
+            return  # replies() sends it again
         self._conn = conn
 
     def replies(self) -> list[Any]:
@@ -71,16 +64,9 @@ class Trip:
                     replies.append(pipe.parse_response(conn, args[0], **options))
                 except redis.ResponseError as exc:
                     replies.append(exc)
-        except (redis.ConnectionError, redis.TimeoutError):
-            self._drop(conn)
-            if not _retries(conn):
-                pipe.reset()
-                raise
+        except BaseException as exc:
+            self._unless_retried(conn, exc)
             return pipe.execute(raise_on_error=False)
-        except BaseException:
-            self._drop(conn)  # replies left unread: the connection cannot be reused
-            pipe.reset()
-            raise
         pipe.connection_pool.release(conn)
         pipe.reset()
         return replies
@@ -94,14 +80,20 @@ class Trip:
             except redis.RedisError:
                 pass
 
+    def _unless_retried(self, conn: Any, exc: BaseException) -> None:
+        """After ``exc`` on ``conn``: drop the connection (out of step, or gone), and
+        raise ``exc`` unless it is a lost connection that the client retries (the
+        caller then sends the pipeline again, as redis-py's retry would)."""
+        self._drop(conn)
+        retry = getattr(conn, "retry", None)
+        if not (isinstance(exc, redis.ConnectionError | redis.TimeoutError)
+                and retry is not None and retry.get_retries()):
+            self._pipe.reset()
+            raise exc
+
     def _drop(self, conn: Any) -> None:
         conn.disconnect()
         self._pipe.connection_pool.release(conn)
-
-
-def _retries(conn: Any) -> int:
-    retry = getattr(conn, "retry", None)
-    return retry.get_retries() if retry is not None else 0
 
 
 @contextmanager
