@@ -199,13 +199,13 @@ class GameService:
         held = self.replayer.cached_packed(game_id, expected_version)
         if held is None or held[0].version != expected_version or not held[0].head:
             return None
-        table, packed = held
+        table, as_held = held
         secret = self._secrets.get(f"{game_id} {table.commitment}")
         if secret is None:
             return None
         try:
             event = self._decide(game_id, table, seat, move, secret,
-                                 before=lambda: marshal.loads(packed)["state"])
+                                 before=lambda: marshal.loads(as_held)["state"])
         except IllegalMove:
             return None  # refused on the usual path, after its token check
         made, packed = None, None
