@@ -17,7 +17,10 @@ ENTRY = {"type": "MovePlayed", "v": "1", "at": "2026-11-30T19:00:00.000000Z",
 @pytest.mark.parametrize("data", [
     '{"move":{"type":"ante","amount":1},"seat":0,"final":null}',
     '{"text":"caf\\u00e9 \\ud83d\\ude00","f":1.5}',
-    '{"big":123456789012345678901234567890}',  # beyond 64 bits: orjson refuses it
+    '{"big":123456789012345678901234567890}',  # beyond 64 bits: orjson reads a float
+    '{"at":[18446744073709551616,-9223372036854775809,9223372036854775807]}',
+    '{"big": 123456789012345678901234567890}',  # not as canonical() writes it
+    '{"f":1e-07,"g":1e+16,"h":0.1}',  # floats json writes otherwise than orjson
     '{"x":NaN}',  # not JSON, but json.dumps could once write it
     '{"lone":"\\ud800"}',  # a lone surrogate: orjson refuses it
 ])
@@ -26,6 +29,13 @@ def test_an_entry_decodes_as_json_loads_reads_it(data):
     expected = json.loads(data)
     assert json.dumps(event.data, sort_keys=True) == json.dumps(expected, sort_keys=True)
     assert event.tape == [3, 1] and event.version == 7
+
+
+def test_a_long_tape_of_big_numbers_decodes_exactly():
+    tape = [2**64 + i for i in range(50)] + [2**63 - 1]
+    event = Event.from_entry("0-7", {**ENTRY, "data": "{}",
+                                     "tape": json.dumps(tape, separators=(",", ":"))})
+    assert event.tape == tape and all(isinstance(n, int) for n in event.tape)
 
 
 def test_an_entry_as_redis_sends_it_decodes_as_its_fields_do():
