@@ -279,16 +279,11 @@ class Replayer:
             if event.version in targets:
                 kept[event.version] = json.dumps(table.to_json())
 
-    def cached(self, game_id: str, version: int | None = None) -> Table | None:
-        """A fresh copy of the table this process loaded last for the game (None: none,
-        or not at ``version`` if given); the log may have grown since."""
-        packed = self._packed(game_id, lambda v: version is None or v == version)
-        return None if packed is None else Table.from_json(marshal.loads(packed))
-
     def cached_packed(self, game_id: str, version: int) -> tuple[Table, bytes] | None:
-        """:meth:`cached` at ``version``, and the marshalled table it was decoded from
-        (for a move's take-back check, which decodes the state before the move from it
-        only if it needs it)."""
+        """A fresh copy of the table this process loaded last for the game, if it is at
+        ``version``, and the marshalled table it was decoded from (for a move's
+        take-back check, which decodes the state before the move from it only if it
+        needs it)."""
         packed = self._packed(game_id, lambda v: v == version)
         if packed is None:
             return None
@@ -308,12 +303,8 @@ class Replayer:
 
     def _packed(self, game_id: str, usable: Callable[[int], bool]) -> bytes | None:
         """The cached table of the game, marshalled, if its version is ``usable``."""
-        with self._cache_lock:
-            entry = self._cache.get(game_id)
-            if entry is None or not usable(entry[0]):
-                return None
-            self._cache.move_to_end(game_id)
-            return entry[1]
+        held = self._held(game_id)
+        return held[1] if held is not None and usable(held[0]) else None
 
     @staticmethod
     def pack(table: Table) -> bytes:
