@@ -25,7 +25,7 @@ from games.protocol import Game, State
 from games.rng import TapePlayer
 
 T = TypeVar("T")
-TAIL_BATCH = 1000  # events read per XRANGE, as EventStore.iter reads them
+TAIL_BATCH = 1000  # events of a tail read in a request's one round trip (then EventStore.iter)
 # Events read from the log's end with the snapshot when a process has no table of a game
 # yet: more than the worker's SNAPSHOT_EVERY (50), so the tail after the snapshot is
 # usually among them and the load needs no second round trip.

@@ -21,6 +21,7 @@ import redis
 
 from events import shards
 from events.envelope import GENESIS, Event, upcast
+from events.sent import Trip
 
 MAX_VERSION = 2**63  # stream ids are 64-bit; a larger bound means "to the end"
 # Indexes across games, each split into buckets on a cluster (see events/shards.py):
@@ -247,21 +248,40 @@ class EventStore:
         return list(self.iter(game_id, start, end, raw))
 
     def iter(self, game_id: str, start: int = 1, end: int | None = None,
-             raw: bool = False, batch: int = 1000) -> Iterator[Event]:
-        """Stream events in batches so a long game is not read in one reply."""
+             raw: bool = False, batch: int = 256) -> Iterator[Event]:
+        """Stream events in batches so a long game is not read in one reply.
+
+        Each batch is asked for as soon as the one before it has arrived, before that one
+        is decoded: Redis gathers the next batch (half of an XRANGE's time, measured)
+        while this process decodes the last.  A fold from event 1 went from 11.1 to 8.9
+        µs per event (bench/load_game.py's game, best of 15, medians of six rounds); the
+        batch size mattered less than the noise between 256 and 1,000."""
         log = key(game_id, "log")
         if end is not None and end < max(start, 1):
             return
-        low = f"0-{max(start, 1)}"
         high = "+" if end is None or end >= MAX_VERSION else f"0-{end}"
-        while True:
-            entries = self.log_reader.xrange(log, min=low, max=high, count=batch)
-            for entry_id, fields in entries:
-                event = Event.from_reply(entry_id, fields)
-                yield event if raw else upcast(event)
-            if len(entries) < batch:
-                return
-            low = f"0-{int(entries[-1][0].split('-', 1)[1]) + 1}"
+        pending: Trip | None = self._range(log, f"0-{max(start, 1)}", high, batch)
+        try:
+            while pending is not None:
+                (entries,) = pending.replies()
+                if isinstance(entries, Exception):
+                    raise entries
+                pending = None
+                if len(entries) == batch:
+                    low = f"0-{int(entries[-1][0].split('-', 1)[1]) + 1}"
+                    pending = self._range(log, low, high, batch)
+                for entry_id, fields in entries:
+                    event = Event.from_reply(entry_id, fields)
+                    yield event if raw else upcast(event)
+        finally:
+            if pending is not None:  # the caller stopped early: the connection goes back clean
+                pending.close()
+
+    def _range(self, log: str, low: str, high: str, count: int) -> Trip:
+        """An XRANGE of the log on its way (see events/sent.py)."""
+        pipe = self.log_reader.pipeline(transaction=False)
+        pipe.xrange(log, min=low, max=high, count=count)
+        return Trip(pipe)
 
     def mark_dirty(self, game_id: str) -> None:
         """Ask the sweep to look at this game's projection."""
