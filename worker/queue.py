@@ -23,7 +23,7 @@ QUEUES = (QUEUE_NAME, MAIL_QUEUE_NAME)  # in a worker's order of priority
 RESULT_TTL = 0
 FAILURE_TTL = 7 * 24 * 3600
 WAITING = ("queued", "scheduled", "deferred")  # RQ statuses of a job that has not started
-RECORDED_JOBS = 4096  # job ids whose RQ commands a process keeps (coalesced_command)
+RECORDED_JOBS = 4096  # pairs of job ids whose RQ commands a process keeps (coalesced_command)
 _TIMES = ("created_at", "enqueued_at")  # the job's fields that say when it was enqueued
 # enqueue_coalesced's decision, made by the server right after the caller's write.
 # KEYS: the job's hash, the busy job's hash.  ARGV: the commands that put the job, then
@@ -70,7 +70,8 @@ class Enqueuer:
         self._rq_redis = rq_redis
         self._inline = inline_runtime
         self._queues: dict[str, Any] = {}
-        self._recorded: dict[tuple[str, str], tuple[list[Any], frozenset[int]]] = {}
+        # (job id, busy id, queue) -> coalesced_command's words, and where the times go
+        self._recorded: dict[tuple[str, str, str], tuple[tuple[Any, ...], tuple[int, ...]]] = {}
         self._lock = threading.Lock()
         # Job statuses may be read in the game Redis's own round trips (the append's
         # pipeline) only when RQ's keys live on that very server and database.
@@ -89,37 +90,39 @@ class Enqueuer:
         job id and process, with the job's times set anew each time."""
         if not self.shares_game_redis:
             return None
-        from rq.job import Job
         from rq.utils import now, utcformat
         job_id, busy_id = job_id.replace(":", "-"), busy_id.replace(":", "-")
-        words: list[Any] = ["EVAL", _COALESCED_PUT, 2, Job.key_for(job_id),
-                            Job.key_for(busy_id)]
+        made = self._recorded.get((job_id, busy_id, queue)) or \
+            self._record(func, args, job_id, busy_id, queue)
+        words = list(made[0])
         stamp = utcformat(now())
-        for one in (job_id, busy_id):
-            recorded = self._recorded.get((one, queue)) or self._record(func, args, one, queue)
-            words += [stamp if i in recorded[1] else word
-                      for i, word in enumerate(recorded[0])]
+        for at in made[1]:
+            words[at] = stamp
         return tuple(words)
 
-    def _record(self, func: Callable[..., Any], args: tuple, job_id: str, queue: str
-                ) -> tuple[list[Any], frozenset[int]]:
-        """The words that put ``job_id`` for :data:`_COALESCED_PUT` (how many commands,
-        then each one's length and words: RQ's enqueue into a pipeline), and the places
-        of the job's times among them."""
-        pipe = self._rq_redis.pipeline()
-        self.queue_named(queue).enqueue(func, *args, **self._options(job_id, pipe))
-        commands = [command for command, _options in pipe.command_stack]
-        pipe.reset()
-        words: list[Any] = [len(commands)]
-        for command in commands:
-            words.append(len(command))
-            words += command
-        times = frozenset(at for at in range(1, len(words)) if words[at - 1] in _TIMES)
+    def _record(self, func: Callable[..., Any], args: tuple, job_id: str, busy_id: str,
+                queue: str) -> tuple[tuple[Any, ...], tuple[int, ...]]:
+        """:meth:`coalesced_command`'s words for these ids, and the places of the jobs'
+        times among them: for each job, how many commands, then each one's length and
+        words (RQ's enqueue into a pipeline), as :data:`_COALESCED_PUT` reads them."""
+        from rq.job import Job
+        words: list[Any] = ["EVAL", _COALESCED_PUT, 2, Job.key_for(job_id),
+                            Job.key_for(busy_id)]
+        for one in (job_id, busy_id):
+            pipe = self._rq_redis.pipeline()
+            self.queue_named(queue).enqueue(func, *args, **self._options(one, pipe))
+            commands = [command for command, _options in pipe.command_stack]
+            pipe.reset()
+            words.append(len(commands))
+            for command in commands:
+                words.append(len(command))
+                words += command
+        times = tuple(at for at in range(1, len(words)) if words[at - 1] in _TIMES)
         with self._lock:
-            self._recorded[(job_id, queue)] = (words, times)
+            self._recorded[(job_id, busy_id, queue)] = made = (tuple(words), times)
             while len(self._recorded) > RECORDED_JOBS:
                 self._recorded.pop(next(iter(self._recorded)))
-        return words, times
+        return made
 
     @property
     def queue(self):
