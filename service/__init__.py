@@ -72,4 +72,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(openapi.bp)
     if app.config["DEV_MAIL"] is not False and app.config["MAIL_BACKEND"] == "outbox":
         app.register_blueprint(devmail.bp)
+    from service.hooks import split_by_lane
+    split_by_lane(app)  # last: every app-wide hook is registered by now
     return app

@@ -24,7 +24,9 @@ from __future__ import annotations
 import io
 import math
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
+from typing import Any
 
 from flask import Flask, current_app, request
 from flask_limiter import Limiter
@@ -32,6 +34,8 @@ from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse_many
 from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+from service.hooks import api_too
 
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -72,6 +76,8 @@ def register(app: Flask) -> None:
             raise RequestEntityTooLarge(_too_large(limit))
         request.environ["wsgi.input"] = io.BytesIO(bytes(body))
 
+    api_too(app, refuse_large_bodies)
+
     hops = int(app.config.get("TRUSTED_PROXIES") or 0)
     if hops:  # the client address is the one the nearest trusted proxies saw
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops)  # type: ignore[method-assign]
@@ -86,12 +92,13 @@ def register(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_KEY_PREFIX", "ravenpost")
     limiter = Limiter(get_remote_address, app=app)
     app.extensions["ravenpost_limiter"] = limiter
-    if not (app.config.get("RATELIMIT_DEFAULT") or app.config.get("RATELIMIT_APPLICATION")):
-        # No route of the JSON API carries a Flask-Limiter limit (its quota is counted by
-        # take(), which this does not touch), so the limiter's per-request walk over its
-        # limits is skipped there: about a twentieth of a move's time in the web process.
-        from service.security import pages_only
-        pages_only(app, limiter._check_request_limit)
+    if app.config.get("RATELIMIT_DEFAULT") or app.config.get("RATELIMIT_APPLICATION"):
+        # Limits of every route: the API's too.  Else no route of the JSON API carries a
+        # Flask-Limiter limit (its quota is counted by take(), which needs no hook), and
+        # the limiter's hooks (its walk over its limits, about a twentieth of a move's
+        # time in the web process, and its headers) run for pages only.
+        for hook in _hooks_of(app, limiter):
+            api_too(app, hook)
 
     from service import lobby  # the form's page is open to all, so its POST is rate limited
     limiter.limit(lambda: current_app.config["LOBBY_LIMIT_PER_CLIENT"], methods=["POST"],
@@ -101,6 +108,21 @@ def register(app: Flask) -> None:
                   error_message=lambda: "Too many games were started from your address; "
                                         "please wait a while before starting another.",
                   )(lobby.bp)
+
+
+def _hooks_of(app: Flask, limiter: Limiter) -> list[Callable[..., Any]]:
+    """The app-wide request hooks that ``limiter`` registered (its bound methods, and
+    partials of its methods)."""
+    found = []
+    for funcs in (app.before_request_funcs, app.after_request_funcs,
+                  app.teardown_request_funcs):
+        for hook in funcs.get(None, []):
+            owner = getattr(hook, "__self__", None)
+            if owner is None and isinstance(hook, partial) and hook.args:
+                owner = hook.args[0]
+            if owner is limiter:
+                found.append(hook)
+    return found
 
 
 def _too_large(limit: int) -> str:

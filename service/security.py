@@ -13,12 +13,11 @@ is never needed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from flask import Flask, Request, Response, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_talisman import DENY, SAMEORIGIN, Talisman
+
+from service.hooks import api_too, is_api
 
 CSP: dict[str, str] = {
     "default-src": "'self'",
@@ -102,27 +101,7 @@ def register(app: Flask) -> None:
         if request.endpoint != "static":
             response.headers["Cache-Control"] = "no-store"
         return response
-
-
-def is_api() -> bool:
-    """The request is one of the JSON API's (bearer tokens; no page, form or cookie)."""
-    return request.path.startswith("/api/")
-
-
-def pages_only(app: Flask, hook: Callable[..., Any], after: bool = False) -> None:
-    """Run the app-wide request hook ``hook`` (registered by an extension) for every
-    request but the API's, in its place among the app's hooks."""
-    hooks = (app.after_request_funcs if after else app.before_request_funcs).get(None, [])
-    if hook not in hooks:  # not registered (e.g. the extension is switched off)
-        return
-    at = hooks.index(hook)
-
-    def for_pages(*args: Any) -> Any:
-        if is_api():
-            return args[0] if after else None
-        return hook(*args)
-
-    hooks[at] = for_pages
+    api_too(app, no_store)
 
 
 def _api_headers_made_once(app: Flask, talisman: Talisman) -> None:
@@ -131,8 +110,6 @@ def _api_headers_made_once(app: Flask, talisman: Talisman) -> None:
     policy text, a tenth of a move's time, for answers that are the same every time
     (JSON runs no inline script, so the API's CSP needs no nonce).  HSTS, which depends
     on the request, is still decided per request by Talisman."""
-    pages_only(app, talisman._force_https)  # force_https is off: it would do nothing
-    pages_only(app, talisman._make_nonce)
     hooks = app.after_request_funcs[None]
     at = hooks.index(talisman._set_response_headers)
     made: dict[str | None, list[tuple[str, str]]] = {}
@@ -152,4 +129,4 @@ def _api_headers_made_once(app: Flask, talisman: Talisman) -> None:
         talisman._set_hsts_headers(response.headers)
         return response
 
-    hooks[at] = headers
+    hooks[at] = api_too(app, headers)
