@@ -108,7 +108,8 @@ class Event:
         at = self.at or now()
         body = self.body() | {"prev": prev, "at": at}
         digest = hashlib.sha256(canonical(body).encode()).hexdigest()
-        return replace(self, prev=prev, at=at, hash=digest)  # one copy, not two: each cost a fifth
+        # one copy of the event, not two: each copy was a fifth of sealing it
+        return replace(self, prev=prev, at=at, hash=digest)
 
     @property
     def seat(self) -> int | None:

@@ -81,7 +81,7 @@ _UNREAD = object()
 
 def _read_plainly(raw: bytes):
     """``raw`` read by orjson, if that passes :func:`parse_json`'s checks with nothing
-    to look at twice (a move's body, always; a third of the time json's reading takes,
+    to look at twice (a move's body, always; a fifth of the time json's reading takes,
     measured); else _UNREAD, and :func:`_read_strictly` reads it and says what is wrong.
 
     orjson refuses what json refuses, and more (lone surrogates, invalid UTF-8, NaN,
