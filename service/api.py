@@ -57,15 +57,24 @@ def _constant(text: str):
     raise ValueError(f"{text} is not a JSON number")
 
 
-def too_deep(value, limit: int = MAX_JSON_DEPTH) -> bool:
-    """Whether ``value`` nests lists and objects more than ``limit`` levels (no recursion)."""
+def _levels(value, limit: int = MAX_JSON_DEPTH):
+    """The items of ``value`` one level of nesting at a time, the top first, for at most
+    ``limit + 1`` levels (no recursion): items in the last are ``limit`` levels down."""
     level = [value]
-    for _ in range(limit):
+    for _ in range(limit + 1):
+        if not level:
+            return
+        yield level
         level = [c for v in level if isinstance(v, dict | list)
                  for c in (v.values() if isinstance(v, dict) else v)]
-        if not level:
-            return False
-    return any(isinstance(v, dict | list) for v in level)
+
+
+def too_deep(value, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether ``value`` nests lists and objects more than ``limit`` levels."""
+    for depth, level in enumerate(_levels(value, limit)):
+        if depth == limit:
+            return any(isinstance(v, dict | list) for v in level)
+    return False
 
 
 def parse_json(raw: bytes):
@@ -92,18 +101,14 @@ def _read_plainly(raw: bytes):
         value = _fast_loads(raw)
     except _FastDecodeError:
         return _UNREAD
-    level, depth = [value], 0
-    while level:  # one level of nesting at a time, as too_deep counts them
-        below: list = []
+    for depth, level in enumerate(_levels(value)):
         for item in level:
             if isinstance(item, dict | list):
                 if depth == MAX_JSON_DEPTH:
                     return _UNREAD  # nested too deeply
-                below += item.values() if isinstance(item, dict) else item
             elif isinstance(item, float) or (
                     isinstance(item, int) and not -MAX_JSON_INT <= item <= MAX_JSON_INT):
                 return _UNREAD
-        level, depth = below, depth + 1
     return value
 
 
