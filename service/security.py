@@ -113,6 +113,7 @@ def _api_headers_made_once(app: Flask, talisman: Talisman) -> None:
     hooks = app.after_request_funcs[None]
     at = hooks.index(talisman._set_response_headers)
     made: dict[str | None, list[tuple[str, str]]] = {}
+    names: dict[str | None, frozenset[str]] = {}  # each endpoint's, lower case
 
     def headers(response: Response) -> Response:
         if not is_api():
@@ -124,8 +125,12 @@ def _api_headers_made_once(app: Flask, talisman: Talisman) -> None:
                       if name not in ("Content-Type", "Content-Length",
                                       "Strict-Transport-Security")]
             made[request.endpoint] = static
-        for name, value in static:
-            response.headers[name] = value
+            names[request.endpoint] = frozenset(name.lower() for name, _ in static)
+        if names[request.endpoint].isdisjoint(name.lower() for name in response.headers.keys()):
+            response.headers.extend(static)  # a third of setting them one by one
+        else:  # the view set one of them: Talisman's value replaces it, as before
+            for name, value in static:
+                response.headers[name] = value
         talisman._set_hsts_headers(response.headers)
         return response
 

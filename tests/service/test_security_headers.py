@@ -115,3 +115,20 @@ def test_the_outbox_email_view_may_be_framed_by_the_outbox_page_only(client, app
     page = client.get(f"/dev/mail/{mail['id']}")
     assert directives(page)["frame-ancestors"] == "'none'"
 
+
+
+def test_an_api_answer_carries_each_security_header_once(client):
+    reply = client.get("/api/v1/kinds")
+    names = [name.lower() for name, _ in reply.headers]
+    for name in ("content-security-policy", "x-frame-options", "x-content-type-options",
+                 "referrer-policy", "cache-control"):
+        assert names.count(name) == 1, name
+
+
+def test_an_api_view_that_sets_a_security_header_gets_the_policys_value_once(app):
+    app.add_url_rule("/api/v1/test-framed", "test_framed",
+                     lambda: ({"ok": True}, 200, {"X-Frame-Options": "SAMEORIGIN"}))
+    reply = app.test_client().get("/api/v1/test-framed")
+    assert reply.status_code == 200
+    assert reply.headers.getlist("X-Frame-Options") == ["DENY"]
+    assert len(reply.headers.getlist("Content-Security-Policy")) == 1
