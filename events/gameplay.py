@@ -193,7 +193,8 @@ class GameService:
         ``answer(table)`` (e.g. the mover's new view) is made while Redis answers the
         append, on the table after the move, and returned last: None if it was not made
         (the move ended the game, which more writes follow; or it raised: the caller
-        makes it again, where its error shows)."""
+        makes it again, where its error shows).  The table returned is the one the
+        process's cache hands to readers: it is only to be read."""
         from events.guarded import appending_if
 
         held = self.replayer.cached_packed(game_id, expected_version)
@@ -222,22 +223,26 @@ class GameService:
                 event, replies = appending.result()
         except (ConflictError, redis.ResponseError):  # moved on, or a server without Lua
             return None  # nothing was appended: the script stops at its first error
-        return event, table, self._after_move(game_id, table, event, replies, packed), made
+        return (event, table, self._after_move(game_id, table, event, replies, packed,
+                                               shared=True), made)
 
     def _after_move(self, game_id: str, table: Table, event: Event,
-                    replies: list[Any], packed: bytes | None = None) -> list[Any] | None:
+                    replies: list[Any], packed: bytes | None = None,
+                    shared: bool = False) -> list[Any] | None:
         """Bring ``table`` (played on) to the appended ``event`` and end the game if the
         rules say so; ``replies``, or None if a GameEnded was appended after them.  The
         table is kept in the process's cache (the mover's next view, or the next
         mover's, then folds nothing), unless the game ended: its GameEnded reveals the
-        secret, which a fold records.  ``packed``: the table, marshalled already."""
+        secret, which a fold records.  ``packed``: the table, marshalled already;
+        ``shared``: the cache may hand ``table`` itself to readers (see
+        :meth:`Replayer.remember`)."""
         table.version, table.head = event.version, event.hash
         if table.outcome() is not None:
             ended = self.end_if_over(game_id)
             if ended is not None:
                 table.version, table.head, table.ended = ended.version, ended.hash, True
             return None
-        self.replayer.remember(table, packed)
+        self.replayer.remember(table, packed, shared)
         return replies
 
     def _decide(self, game_id: str, table: Table, seat: int, move: dict[str, Any],

@@ -131,11 +131,19 @@ class Replayer:
     is not refolded on every request.  The tables are kept marshalled (format 2: no
     shared references, a fresh copy on every read), which encodes and decodes game state
     several times faster than JSON; this cache never leaves the process.
+
+    Beside a table that a move just made on the cached table (``remember(...,
+    shared=True)``) the cache keeps that table object too, for work that only reads it
+    (a view: :meth:`load_along`'s ``work``), so the next mover's view decodes nothing.
+    Whatever changes a table works on a decoded copy, as before: the shared one is never
+    played on, and a rules engine's ``view`` and ``legal_moves`` only read the state
+    (games/protocol.py; tests/games/test_answers_read_only.py).
     """
 
     def __init__(self, store: EventStore, cache_size: int = 256) -> None:
         self.store = store
-        self._cache: OrderedDict[str, tuple[int, bytes]] = OrderedDict()
+        # game id -> (version, marshalled table, the shared read-only table or None)
+        self._cache: OrderedDict[str, tuple[int, bytes, Table | None]] = OrderedDict()
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
 
@@ -169,6 +177,7 @@ class Replayer:
         before "no such game").  ``work(table)`` (e.g. a view, which must not change the
         table) is done on the held table while Redis answers; what it made is returned
         only if that table is still the latest (else None: the caller does it again).
+        With ``work``, the table returned may be the cache's shared one: only to be read.
 
         A request that must read a few keys of the game besides its log (the token's
         generation, the clocks) thus waits for Redis once: with the process's cached
@@ -185,10 +194,13 @@ class Replayer:
         else:  # the snapshot, and the log's end, which usually reaches back to it
             pipe.get(key(game_id, "snapshot"))
             pipe.xrevrange(log, count=COLD_TAIL)
-        made = None
+        made, base = None, None
         with sent(pipe) as trip:  # the held table is decoded while Redis answers
-            base = None if held is None else Table.from_json(marshal.loads(held[1]))
-            if base is not None:
+            if held is not None and held[2] is not None and work is not None:
+                base = held[2]  # only read by ``work``: decoded below if the log moved on
+                made = meanwhile(work, base)
+            elif held is not None:
+                base = Table.from_json(marshal.loads(held[1]))
                 made = meanwhile(work, base)
             *replies, first = trip.replies()
         if base is None:
@@ -212,6 +224,8 @@ class Replayer:
             events = [upcast(Event.from_reply(entry_id, fields)) for entry_id, fields in first]
             if len(first) == TAIL_BATCH:  # a long tail: read the rest as load() does
                 events += self.store.iter(game_id, events[-1].version + 1)
+            if base is held[2] and (events or made is None):  # to be played on: a copy
+                base = Table.from_json(marshal.loads(held[1]))
         table = self._load_from(game_id, base, None, True, events)
         return table, replies, made if not events and table is base else None
 
@@ -293,8 +307,9 @@ class Replayer:
         packed = self._packed(game_id, lambda v: at is None or v <= at)
         return None if packed is None else Table.from_json(marshal.loads(packed))
 
-    def _held(self, game_id: str) -> tuple[int, bytes] | None:
-        """The cached table of the game as ``(version, marshalled table)``, if any."""
+    def _held(self, game_id: str) -> tuple[int, bytes, Table | None] | None:
+        """The cached table of the game as ``(version, marshalled table, the shared
+        read-only table or None)``, if any."""
         with self._cache_lock:
             entry = self._cache.get(game_id)
             if entry is not None:
@@ -311,16 +326,19 @@ class Replayer:
         """``table`` as this cache keeps it (marshalled, format 2)."""
         return marshal.dumps(table.to_json(), 2)
 
-    def remember(self, table: Table, packed: bytes | None = None) -> None:
+    def remember(self, table: Table, packed: bytes | None = None,
+                 shared: bool = False) -> None:
         """Keep ``table`` in this process's bounded cache of tables, so the next load of
         its game folds only what came after it (the worker keeps what it projected);
-        ``packed``: :meth:`pack` of it, if the caller made it already."""
+        ``packed``: :meth:`pack` of it, if the caller made it already.  ``shared``: keep
+        the object itself too, for work that only reads it (the caller changes it no
+        more, and hands it only to readers)."""
         cached = self._cache.get(table.game_id)
         if cached is not None and cached[0] == table.version:
             return  # loaded straight from the cache: nothing new to encode
         packed = packed or self.pack(table)
         with self._cache_lock:
-            self._cache[table.game_id] = (table.version, packed)
+            self._cache[table.game_id] = (table.version, packed, table if shared else None)
             self._cache.move_to_end(table.game_id)
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)

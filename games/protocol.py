@@ -10,6 +10,8 @@ scratch equals the live state" is plain ``==``.  Rules:
 * ``apply`` validates first and raises :class:`IllegalMove` *before* changing anything.
 * Every random value comes from the ``rng`` argument (see :mod:`games.rng`).
 * ``view(state, seat)`` never contains another seat's hidden information.
+* ``view``, ``legal_moves``, ``to_act`` and ``outcome`` only read the state: a process
+  shares one decoded table among the requests that only look at it (events/replay.py).
 """
 
 from __future__ import annotations
@@ -99,7 +101,8 @@ class Game(ABC):
 
     @abstractmethod
     def legal_moves(self, state: State, seat: int) -> list[Move]:
-        """Every legal move for ``seat`` now (empty when the seat is not to act)."""
+        """Every legal move for ``seat`` now (empty when the seat is not to act); it
+        does not change ``state``."""
 
     @abstractmethod
     def to_act(self, state: State) -> set[int]:
@@ -107,7 +110,7 @@ class Game(ABC):
 
     @abstractmethod
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator)."""
+        """What ``seat`` may see (``None``: a spectator); it does not change ``state``."""
 
     @abstractmethod
     def describe(self, event: dict[str, Any], seat: int | None) -> str:

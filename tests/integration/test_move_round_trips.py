@@ -291,6 +291,60 @@ def test_a_view_made_while_redis_answers_is_dropped_when_another_process_moved(
     assert made == [held["version"] + 1] and again == fresh  # made once: it was current
 
 
+def test_the_next_movers_view_after_a_move_reads_the_table_the_move_made(
+        rq_app, monkeypatch):
+    from events import replay
+    client = rq_app.test_client()
+    gid, tokens = new_game(client)
+    view, move = post_move(client, gid, tokens)
+    moved = move().json
+    decoded = []
+    real = replay.Table.from_json
+    monkeypatch.setattr(replay.Table, "from_json",
+                        staticmethod(lambda data: decoded.append(1) or real(data)))
+    nxt = moved["to_act"][0]
+    theirs = client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[nxt])).json
+    assert decoded == []  # the move's own table, not a decoded copy
+    monkeypatch.setattr(replay.Table, "from_json", real)
+    assert theirs["version"] == view["version"] + 1
+    rq_app.extensions["ravenpost"].games.replayer._cache.clear()  # now folded afresh
+    assert client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[nxt])).json == theirs
+
+
+def test_a_move_after_that_view_plays_on_a_copy_and_leaves_the_shared_table_be(rq_app):
+    import copy
+    client = rq_app.test_client()
+    gid, tokens = new_game(client)
+    moved = post_move(client, gid, tokens)[1]().json
+    replayer = rq_app.extensions["ravenpost"].games.replayer
+    shared = replayer._held(gid)[2]
+    assert shared is not None and shared.version == moved["version"]
+    state = copy.deepcopy(shared.state)
+    nxt = moved["to_act"][0]
+    view, move = post_move(client, gid, tokens, nxt)  # reads the shared table, then moves
+    assert move().status_code == 201
+    assert shared.version == moved["version"] and shared.state == state
+    assert replayer._held(gid)[0] == moved["version"] + 1
+
+
+def test_a_view_on_the_shared_table_after_another_process_moved_folds_a_copy(
+        rq_app, other_process):
+    import copy
+    client = rq_app.test_client()
+    gid, tokens = new_game(client)
+    moved = post_move(client, gid, tokens)[1]().json
+    shared = rq_app.extensions["ravenpost"].games.replayer._held(gid)[2]
+    state = copy.deepcopy(shared.state)
+    nxt = moved["to_act"][0]
+    view, move = post_move(other_process.test_client(), gid, tokens, nxt)
+    assert move().status_code == 201  # the log moves on behind this process
+    fresh = client.get(f"/api/v1/games/{gid}", headers=bearer(tokens[nxt])).json
+    assert fresh["version"] == moved["version"] + 1
+    assert fresh == other_process.test_client().get(
+        f"/api/v1/games/{gid}", headers=bearer(tokens[nxt])).json
+    assert shared.version == moved["version"] and shared.state == state
+
+
 def test_a_view_takes_one_round_trip(rq_app, round_trips):
     client = rq_app.test_client()
     gid, tokens = new_game(client)
