@@ -86,24 +86,32 @@ def project_game(rt: Runtime, game_id: str,
 
     Each notice is handed to ``deliver`` (default :func:`enqueue_notice`: its email job)
     once it is recorded as pending, and once the game's projection lease is let go, so
-    a slow email never holds up the game's next projection.
+    a slow email (jobs run inline, in development) never holds up the game's next
+    projection.
 
-    Whoever holds the game's projection lease folds everything new, and after letting
-    it go looks at the log once more, folding again if an event landed meanwhile.  So a
-    job that finds the lease taken may simply stop: its event was appended before it
-    tried, hence before the holder's last look, which comes after the holder lets go.
+    Whoever holds the game's projection lease folds everything new, round after round
+    while the log grows (each round's transaction reads the log's end too, and the next
+    round goes on from the table the last one made), and after letting it go looks at
+    the log once more, folding again if an event landed meanwhile.  So a job that finds
+    the lease taken may simply stop: its event was appended before it tried, hence
+    before the holder's last look, which comes after the holder lets go.
     """
     deliver = deliver or enqueue_notice
     notices: list[Notice] = []
     budget = forced.MAX_PER_RUN
-    for _ in range(MAX_ROUNDS):
-        found: list[Notice] = []
+    rounds = 0
+    while rounds < MAX_ROUNDS:
         with lease(rt.redis, key(game_id, "projecting"), LOCK_SECONDS) as held:
             if not held:
                 return notices  # the holder looks again after it lets go
-            # before the fold, so that nobody is emailed about a move played for them
-            budget -= forced.play_forced(rt, game_id, budget)
-            found += _project_once(rt, game_id)
+            found: list[Notice] = []
+            table, more = None, True
+            while more and rounds < MAX_ROUNDS:
+                rounds += 1
+                # before the fold, so that nobody is emailed about a move played for them
+                budget -= forced.play_forced(rt, game_id, budget)
+                once, table, more = _project_once(rt, game_id, table)
+                found += once
         for notice in found:
             deliver(rt, game_id, notice)
         notices += found
@@ -136,12 +144,20 @@ def _read(rt: Runtime, game_id: str, everything: bool = False) -> list[Any]:
     return [int(last[0][0].split("-", 1)[1]) if last else 0, int(projected or 0), *rest]
 
 
-def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
+def _project_once(rt: Runtime, game_id: str, held: Table | None = None
+                  ) -> tuple[list[Notice], Table | None, bool]:
+    """One round: fold what the log holds beyond the read models, record them, and
+    return ``(the notices due, the table projected, whether the log has grown beyond
+    it meanwhile)``.  ``held``: the table the round before projected, if this job has
+    it (it is used only if the read models still stand at its version)."""
     last, projected, awaiting_raw, settings_raw, snapshot_raw, clock_raw = _read(
         rt, game_id, True)
     if projected >= last:
-        return []
-    table = rt.replayer.load(game_id, at=projected) if projected else None
+        return [], held, False
+    if held is not None and held.version == projected:
+        table: Table | None = held  # this job's own: nothing else plays on it
+    else:
+        table = rt.replayer.load(game_id, at=projected) if projected else None
     awaiting = {int(s): json.loads(v) for s, v in awaiting_raw.items()}
     turns_before = {seat: entry["version"] for seat, entry in awaiting.items()}
     hours = (json.loads(settings_raw or "null") or {}).get("deadline_hours")
@@ -231,24 +247,33 @@ def _project_once(rt: Runtime, game_id: str) -> list[Notice]:
     if clocks.version:
         timeouts.store_read_model(pipe, game_id, clocks)
     pipe.set(key(game_id, "projected"), table.version)
+    lobby = shards.bucket_key(rt.redis, LOBBY, game_id)
+    if not cluster:  # one server: the lobby's index rides in the transaction
+        pipe.zadd(lobby, {game_id: time.time()})
+    pipe.xrevrange(key(game_id, "log"), count=1)  # the log's end now: another round?
     replies = pipe.execute()
     if passed:
         superseded_count += replies[0]
+    end = replies[-1]
+    more = bool(end) and int(end[0][0].split("-", 1)[1]) > table.version
     if clocks.version and clocks.kind != "none" or any(
             s["bot"] or s["unseat"] for s in clocks.s["seats"]):
         due.set_due(rt.redis, game_id, clocks.next_due())
         timeouts.schedule(rt, game_id, clocks)
-    # the indexes across games, outside the game's transaction (other hash slots)
+    # on a cluster, the indexes across games go outside the game's transaction (other
+    # hash slots), as does the count of notices out of date on any server
     pipe = rt.redis.pipeline(transaction=False)
-    pipe.zadd(shards.bucket_key(rt.redis, LOBBY, game_id), {game_id: time.time()})
-    if notices and cluster:
-        pipe.sadd(pending_index, game_id)
+    if cluster:
+        pipe.zadd(lobby, {game_id: time.time()})
+        if notices:
+            pipe.sadd(pending_index, game_id)
     count_superseded(rt, game_id, superseded_count, pipe)
-    pipe.execute()
+    if len(pipe):
+        pipe.execute()
     snapshot_version = json.loads(snapshot_raw) if snapshot_raw else 0
     if table.version - snapshot_version >= rt.config["SNAPSHOT_EVERY"] or table.ended:
         rt.replayer.write_snapshot(table)
-    return notices
+    return notices, table, more
 
 
 def count_superseded(rt: Runtime, game_id: str, count: int, pipe: Any = None) -> None:

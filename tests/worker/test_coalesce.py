@@ -100,8 +100,8 @@ def test_a_projection_that_finds_the_game_taken_leaves_its_event_to_the_holder(
     inside, go_on = threading.Event(), threading.Event()
     real_once = projection._project_once
 
-    def held_open(rt, game_id):
-        found = real_once(rt, game_id)
+    def held_open(rt, game_id, *held):
+        found = real_once(rt, game_id, *held)
         if not inside.is_set():
             inside.set()
             assert go_on.wait(30)
@@ -163,3 +163,58 @@ def test_a_worker_takes_emails_after_projections_but_not_never(rq_rt):
     assert worker._ordered_queues[0].name == MAIL_QUEUE_NAME  # the next email goes first
     worker.reorder_queues(mail)
     assert worker._ordered_queues[0].name == QUEUE_NAME
+
+
+def test_moves_landing_during_a_round_are_folded_in_the_same_lease_from_its_table(
+        rq_rt, monkeypatch):
+    from worker import lease as leases
+    gid = rq_rt.games.create("test-race", PLAYERS, {"target": 30}).game_id
+    projection.project_game(rq_rt, gid)
+    play_one(rq_rt, gid)
+    real_once, real_lease, real_load, real_summary = (
+        projection._project_once, projection.lease, rq_rt.replayer.load,
+        projection.summary_of)
+    taken, loaded, rounds = [], [], []
+
+    def once(rt, game_id, held=None):
+        rounds.append(None if held is None else held.version)
+        return real_once(rt, game_id, held)
+
+    def summary(table):
+        if len(rounds) <= 2:
+            play_one(rq_rt, gid)  # a move lands while the round folds
+        return real_summary(table)
+
+    monkeypatch.setattr(projection, "_project_once", once)
+    monkeypatch.setattr(projection, "summary_of", summary)
+    monkeypatch.setattr(projection, "lease",
+                        lambda *a: taken.append(1) or real_lease(*a))
+    monkeypatch.setattr(rq_rt.replayer, "load",  # the projection's loads (a version given)
+                        lambda *a, **k: loaded.append(k.get("at")) or real_load(*a, **k))
+    projection.project_game(rq_rt, gid)
+    version = rq_rt.store.version(gid)
+    loaded = [at for at in loaded if at is not None]
+    assert projected(rq_rt, gid) == version
+    assert taken == [1]  # one lease for every round
+    # the first round loads the table; the next two go on from the one before
+    assert rounds == [None, version - 2, version - 1] and len(loaded) == 1
+    assert leases.claim(rq_rt.redis, f"rp:{{g:{gid}}}:projecting", 1) is None  # let go
+
+
+def test_a_round_takes_three_round_trips_on_one_server(rq_rt, monkeypatch):
+    from redis.connection import Connection
+    gid = rq_rt.games.create("test-race", PLAYERS, {"target": 30}).game_id
+    projection.project_game(rq_rt, gid)
+    table = rq_rt.games.load(gid)
+    play_one(rq_rt, gid)
+    sent = []
+    real = Connection.send_packed_command
+    monkeypatch.setattr(Connection, "send_packed_command",
+                        lambda self, c, check_health=True: sent.append(c) or real(
+                            self, c, check_health))
+    before = table.version
+    found, after, more = projection._project_once(rq_rt, gid, table)
+    # the read models' reads; the new event; the transaction (the lobby's index and the
+    # log's end in it)
+    assert len(sent) == 3 and after is table and after.version == before + 1 and not more
+    assert rq_rt.redis.zscore("rp:lobby", gid) is not None
