@@ -112,21 +112,22 @@ def _api_headers_made_once(app: Flask, talisman: Talisman) -> None:
     on the request, is still decided per request by Talisman."""
     hooks = app.after_request_funcs[None]
     at = hooks.index(talisman._set_response_headers)
-    made: dict[str | None, list[tuple[str, str]]] = {}
-    names: dict[str | None, frozenset[str]] = {}  # each endpoint's, lower case
+    # endpoint -> its headers, and their names in lower case (one entry: threads share it)
+    made: dict[str | None, tuple[list[tuple[str, str]], frozenset[str]]] = {}
 
     def headers(response: Response) -> Response:
         if not is_api():
             return talisman._set_response_headers(response)
-        static = made.get(request.endpoint)
-        if static is None:
+        entry = made.get(request.endpoint)
+        if entry is None:
             scratch = talisman._set_response_headers(Response())
             static = [(name, value) for name, value in scratch.headers.items()
                       if name not in ("Content-Type", "Content-Length",
                                       "Strict-Transport-Security")]
-            made[request.endpoint] = static
-            names[request.endpoint] = frozenset(name.lower() for name, _ in static)
-        if names[request.endpoint].isdisjoint(name.lower() for name in response.headers.keys()):
+            entry = made[request.endpoint] = (
+                static, frozenset(name.lower() for name, _ in static))
+        static, names = entry
+        if names.isdisjoint(name.lower() for name in response.headers.keys()):
             response.headers.extend(static)  # a third of setting them one by one
         else:  # the view set one of them: Talisman's value replaces it, as before
             for name, value in static:
