@@ -74,6 +74,11 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def _digest(body: dict[str, Any]) -> str:
+    """The hash of an event's :meth:`Event.body`."""
+    return hashlib.sha256(canonical(body).encode()).hexdigest()
+
+
 def now() -> str:
     """The current UTC time as an ISO 8601 string with a Z."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
@@ -101,15 +106,14 @@ class Event:
         }
 
     def compute_hash(self) -> str:
-        return hashlib.sha256(canonical(self.body()).encode()).hexdigest()
+        return _digest(self.body())
 
     def sealed(self, prev: str) -> Event:
         """This event chained after ``prev`` with its hash filled in."""
         at = self.at or now()
-        body = self.body() | {"prev": prev, "at": at}
-        digest = hashlib.sha256(canonical(body).encode()).hexdigest()
         # one copy of the event, not two: each copy was a fifth of sealing it
-        return replace(self, prev=prev, at=at, hash=digest)
+        return replace(self, prev=prev, at=at,
+                       hash=_digest(self.body() | {"prev": prev, "at": at}))
 
     @property
     def seat(self) -> int | None:

@@ -194,13 +194,13 @@ class Replayer:
         else:  # the snapshot, and the log's end, which usually reaches back to it
             pipe.get(key(game_id, "snapshot"))
             pipe.xrevrange(log, count=COLD_TAIL)
-        made, base = None, None
+        made, base, shared = None, None, None
         with sent(pipe) as trip:  # the held table is decoded while Redis answers
-            if held is not None and held[2] is not None and work is not None:
-                base = held[2]  # only read by ``work``: decoded below if the log moved on
-                made = meanwhile(work, base)
-            elif held is not None:
-                base = Table.from_json(marshal.loads(held[1]))
+            if held is not None:
+                # ``work`` only reads: the shared table if there is one (decoded below
+                # if the log moved on or the caller plays on it)
+                shared = held[2] if work is not None else None
+                base = shared if shared is not None else self.unpack(held[1])
                 made = meanwhile(work, base)
             *replies, first = trip.replies()
         if base is None:
@@ -224,8 +224,8 @@ class Replayer:
             events = [upcast(Event.from_reply(entry_id, fields)) for entry_id, fields in first]
             if len(first) == TAIL_BATCH:  # a long tail: read the rest as load() does
                 events += self.store.iter(game_id, events[-1].version + 1)
-            if base is held[2] and (events or made is None):  # to be played on: a copy
-                base = Table.from_json(marshal.loads(held[1]))
+            if shared is not None and (events or made is None):  # to be played on: a copy
+                base = self.unpack(held[1])
         table = self._load_from(game_id, base, None, True, events)
         return table, replies, made if not events and table is base else None
 
@@ -301,11 +301,11 @@ class Replayer:
         packed = self._packed(game_id, lambda v: v == version)
         if packed is None:
             return None
-        return Table.from_json(marshal.loads(packed)), packed
+        return self.unpack(packed), packed
 
     def _cached(self, game_id: str, at: int | None) -> Table | None:
         packed = self._packed(game_id, lambda v: at is None or v <= at)
-        return None if packed is None else Table.from_json(marshal.loads(packed))
+        return None if packed is None else self.unpack(packed)
 
     def _held(self, game_id: str) -> tuple[int, bytes, Table | None] | None:
         """The cached table of the game as ``(version, marshalled table, the shared
@@ -325,6 +325,11 @@ class Replayer:
     def pack(table: Table) -> bytes:
         """``table`` as this cache keeps it (marshalled, format 2)."""
         return marshal.dumps(table.to_json(), 2)
+
+    @staticmethod
+    def unpack(packed: bytes) -> Table:
+        """A fresh table from :meth:`pack`'s bytes."""
+        return Table.from_json(marshal.loads(packed))
 
     def remember(self, table: Table, packed: bytes | None = None,
                  shared: bool = False) -> None:
