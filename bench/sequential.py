@@ -7,6 +7,11 @@ reference, measured in the same run and alternated with it (``--rounds``): reque
 second of the smallest Flask JSON route (``bench/bare_flask.py``) on the same gunicorn
 command line as the Procfile's web process, from the same kind of client (one keep-alive
 connection).  The goal (issue 12) is moves/s ≥ 25 % of the bare route's requests/s.
+Printed too, alternated with both: the floor, pairs of requests to the same bare app's
+``/ping-redis`` (the route after one Redis PING), the most a move pair could reach that
+makes one Redis round trip per request, as ours do; what is between it and the moves is
+the moves' own work (a PING writes nothing: under ``--durable`` the floor waits for no
+disk).
 
 ``--boardgameio`` adds boardgame.io 0.50.2's server with two socket.io clients playing a
 game of the same shape, installed with npm into a temporary directory (a reference only:
@@ -69,22 +74,29 @@ def moves_per_second(base: str, seconds: float) -> float:
     return done / (time.perf_counter() - start)
 
 
-def requests_per_second(base: str, seconds: float) -> float:
+def requests_per_second(base: str, seconds: float, path: str = "/ping", per: int = 1) -> float:
+    """Requests of ``path`` per second (``per``: requests counted as one, as a move's
+    two)."""
     api = Api(base)
     done, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        status, _ = api.call("GET", "/ping")
+        status, _ = api.call("GET", path)
         assert status == 200
         done += 1
-    return done / (time.perf_counter() - start)
+    return done / per / (time.perf_counter() - start)
 
 
 class BareFlask:
     """The Procfile's gunicorn command line serving ``bare_flask:create_app()``."""
 
+    def __init__(self, redis_url: str | None = None) -> None:
+        self.redis_url = redis_url
+
     def __enter__(self) -> str:
         port = free_port()
         env = dict(os.environ, PORT=str(port), PYTHONPATH=str(HERE))
+        if self.redis_url:
+            env["REDIS_URL"] = self.redis_url
         argv = procfile_command("web", env)
         argv[-1] = "bare_flask:create_app()"
         self.proc = subprocess.Popen(argv, env=env, cwd=HERE, stdout=subprocess.DEVNULL,
@@ -141,15 +153,19 @@ def main() -> None:
     parser.add_argument("--durable", action="store_true",
                         help="Redis with appendfsync always, as `ravenpost serve` runs it")
     args = parser.parse_args()
-    ours, bare = [], []
+    ours, bare, floor = [], [], []
     with real_redis(args.durable) as (_client, url), production(url, workers=1) as base, \
-            BareFlask() as bare_base:
+            BareFlask(url) as bare_base:
         moves_per_second(base, 0.5)  # warm both up
         requests_per_second(bare_base, 0.5)
+        requests_per_second(bare_base, 0.5, "/ping-redis")
         for _ in range(args.rounds):
             ours.append(moves_per_second(base, args.seconds))
             bare.append(requests_per_second(bare_base, args.seconds))
+            floor.append(requests_per_second(bare_base, args.seconds, "/ping-redis", per=2))
     ratios = [m / r for m, r in zip(ours, bare, strict=True)]
+    floors = [f / r for f, r in zip(floor, bare, strict=True)]
+    shares = [m / f for m, f in zip(ours, floor, strict=True)]
     print(f"WEB_CONCURRENCY={os.environ.get('WEB_CONCURRENCY', '2')}, {args.rounds} rounds "
           f"of {args.seconds:g} s each, alternated"
           + ("; Redis with appendfsync always" if args.durable else ""))
@@ -157,8 +173,13 @@ def main() -> None:
           + ", ".join(f"{m:.0f}" for m in ours) + " moves/s")
     print("bare Flask JSON route, same gunicorn:      "
           + ", ".join(f"{r:.0f}" for r in bare) + " req/s")
+    print("the floor: two bare requests, each after one Redis PING: "
+          + ", ".join(f"{f:.0f}" for f in floor) + " pairs/s")
     print(f"ratio moves/s : bare req/s: median {statistics.median(ratios):.3f} "
           f"(goal >= 0.25; each round: {', '.join(f'{x:.3f}' for x in ratios)})")
+    print(f"ratio floor pairs/s : bare req/s: median {statistics.median(floors):.3f} (what a "
+          "move pair of one round trip per request could reach on this machine); moves/s "
+          f": floor pairs/s {statistics.median(shares):.3f}")
     if args.boardgameio:
         bgio = boardgameio(args.seconds * args.rounds)
         if bgio is None:
