@@ -99,12 +99,6 @@ def send_pending(game_id: str) -> int:
     return len(notices)
 
 
-def deliver_now(rt, game_id: str, notice: Notice) -> None:
-    """Schedule the notice's clocks and send its email in this job."""
-    schedule_deadline(rt, game_id, notice)
-    send_notice(rt, game_id, notice)
-
-
 def send_notice(rt, game_id: str, notice: Notice) -> None:
     """Send a notice's email here rather than in a job of its own.
 
