@@ -37,6 +37,8 @@ DEFAULTS: dict[str, Any] = {
     "LOBBY_LIMIT_PER_INVITEE": "5 per day",  # lobby invitations to one email address
     "API_CREATE_QUOTA": "10 per day",  # API games per creating seat (admin: no quota)
     "TRUSTED_PROXIES": 0,  # reverse proxies in front that append to X-Forwarded-For
+    # ... honoured only from a peer at one of these IPs / networks (comma-separated)
+    "TRUSTED_PROXY_ADDRESSES": "127.0.0.1,::1",
     # Players' quiet hours unless they choose theirs (local "start-end" hours, or "off"):
     # turn emails and reminders due then are held until the end (see worker.quiet).
     "QUIET_HOURS": "22-8",
@@ -47,6 +49,7 @@ ENV_KEYS = [
     "SENDGRID_HOST", "MAIL_FROM", "ADMIN_TOKEN", "RAVENPOST_ENV",
     "RATELIMIT_STORAGE_URI", "LOBBY_LIMIT_PER_CLIENT", "LOBBY_LIMIT_PER_INVITEE",
     "API_CREATE_QUOTA", "TRUSTED_PROXIES", "QUIET_HOURS", "VOTE_HOURS",
+    "TRUSTED_PROXY_ADDRESSES",
 ]
 
 

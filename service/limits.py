@@ -6,7 +6,8 @@ a ``REDIS_CLIENT`` (fakeredis in tests) counts there too.  Three rates are kept:
 
 - the lobby form, per client address (``LOBBY_LIMIT_PER_CLIENT``; behind a reverse proxy,
   set ``TRUSTED_PROXIES`` to the number of proxies that append to X-Forwarded-For, else
-  every client shares the proxy's address, and the header is never trusted without it);
+  every client shares the proxy's address, and the header is never trusted without it,
+  nor from a peer outside ``TRUSTED_PROXY_ADDRESSES``);
 - the lobby form, per invitee email address (``LOBBY_LIMIT_PER_INVITEE``), so nobody can
   make the server mail one address over and over;
 - games created over the API with a player's token, per creating seat
@@ -22,6 +23,7 @@ the view would have done.
 from __future__ import annotations
 
 import io
+import ipaddress
 import math
 import time
 from collections.abc import Callable, Iterable
@@ -35,6 +37,7 @@ from limits import RateLimitItem, parse_many
 from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from service.config import ConfigError
 from service.hooks import api_too
 
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -80,7 +83,9 @@ def register(app: Flask) -> None:
 
     hops = int(app.config.get("TRUSTED_PROXIES") or 0)
     if hops:  # the client address is the one the nearest trusted proxies saw
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops)  # type: ignore[method-assign]
+        app.wsgi_app = FromTrustedPeers(  # type: ignore[method-assign]
+            app.wsgi_app, ProxyFix(app.wsgi_app, x_for=hops),
+            app.config.get("TRUSTED_PROXY_ADDRESSES") or "")
 
     options = dict(app.config.get("RATELIMIT_STORAGE_OPTIONS") or {})
     if not app.config.get("RATELIMIT_STORAGE_URI"):
@@ -108,6 +113,34 @@ def register(app: Flask) -> None:
                   error_message=lambda: "Too many games were started from your address; "
                                         "please wait a while before starting another.",
                   )(lobby.bp)
+
+
+class FromTrustedPeers:
+    """ProxyFix (``fixed``) only for requests whose direct peer (REMOTE_ADDR) is in
+    ``TRUSTED_PROXY_ADDRESSES`` (IPs or networks, comma-separated); anyone else's
+    X-Forwarded-For is ignored, so a client that reaches the server directly cannot name
+    its own address."""
+
+    def __init__(self, app: Any, fixed: Any, addresses: str) -> None:
+        self.app, self.fixed = app, fixed
+        try:
+            self.networks = [ipaddress.ip_network(a.strip(), strict=False)
+                             for a in addresses.split(",") if a.strip()]
+        except ValueError as exc:
+            raise ConfigError(f"TRUSTED_PROXY_ADDRESSES: {exc}") from None
+
+    def trusted(self, peer: str | None) -> bool:
+        try:
+            address = ipaddress.ip_address(peer or "")
+        except ValueError:
+            return False
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
+            address = address.ipv4_mapped
+        return any(address in network for network in self.networks)
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        app = self.fixed if self.trusted(environ.get("REMOTE_ADDR")) else self.app
+        return app(environ, start_response)
 
 
 def _hooks_of(app: Flask, limiter: Limiter) -> list[Callable[..., Any]]:
