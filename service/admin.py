@@ -8,11 +8,24 @@ is deleted, so a replayed cookie finds nothing), after ``ADMIN_SESSION_IDLE`` se
 unused (the key's TTL), ``ADMIN_SESSION_MAX_AGE`` seconds after sign-in whatever its use,
 and as soon as ``ADMIN_TOKEN`` changes (the fingerprint no longer matches).
 
-Admin-token tries, in the form or as a bearer token, are counted per client address and
-over all addresses before the token is looked at (a right one gives its try back); past
-``ADMIN_SIGN_IN_ATTEMPTS`` in ``ADMIN_SIGN_IN_WINDOW`` seconds (or
-``ADMIN_SIGN_IN_GLOBAL_ATTEMPTS`` in ``ADMIN_SIGN_IN_GLOBAL_WINDOW`` from everyone) every
-try, right or wrong, is answered 429 with Retry-After until the window ends.
+Admin-token tries, in the form or as a bearer token, are throttled without ever locking
+the real admin out.  The token is compared first (in constant time); the right one always
+gets in, whatever the counters say, and is not counted.  A wrong one is counted (an atomic
+INCR, so a burst of parallel guesses cannot all be answered within the bound) in three
+counters whose window starts at their first wrong try:
+
+- per client address and token prefix (the first 4 characters tried, kept in Redis only
+  as an HMAC under SECRET_KEY): ``ADMIN_SIGN_IN_ATTEMPTS`` in ``ADMIN_SIGN_IN_WINDOW``;
+- per client address: ``ADMIN_SIGN_IN_ADDRESS_ATTEMPTS`` in ``ADMIN_SIGN_IN_WINDOW``;
+- over all addresses: ``ADMIN_SIGN_IN_GLOBAL_ATTEMPTS`` in ``ADMIN_SIGN_IN_GLOBAL_WINDOW``.
+
+A wrong token past any of them is answered 429 with Retry-After (the longest wait of the
+counters it is past) instead of 401/403.  So a guesser behind the admin's NAT, or anyone
+flooding the global counter, slows down nobody but guessers; the price is that the
+counters bound the answers wrong guesses get, not the chance of guessing the token, which
+therefore must be long and random (``config.check`` wants 32 characters in production).
+The client address is the peer's, or X-Forwarded-For's only from a peer in
+``TRUSTED_PROXY_ADDRESSES`` (see service.limits).
 """
 
 from __future__ import annotations
@@ -52,7 +65,8 @@ from service.errors import ApiError
 SETTINGS: dict[str, int] = {
     "ADMIN_SESSION_IDLE": 8 * 3600,  # seconds a session lives unused
     "ADMIN_SESSION_MAX_AGE": 24 * 3600,  # seconds a session lives at most
-    "ADMIN_SIGN_IN_ATTEMPTS": 5,  # wrong tokens per client address ...
+    "ADMIN_SIGN_IN_ATTEMPTS": 5,  # wrong tokens per client address and token prefix ...
+    "ADMIN_SIGN_IN_ADDRESS_ATTEMPTS": 20,  # ... and per client address, whatever the prefix
     "ADMIN_SIGN_IN_WINDOW": 15 * 60,  # ... in this many seconds
     "ADMIN_SIGN_IN_GLOBAL_ATTEMPTS": 30,  # wrong tokens from all addresses ...
     "ADMIN_SIGN_IN_GLOBAL_WINDOW": 60,  # ... in this many seconds
@@ -60,6 +74,7 @@ SETTINGS: dict[str, int] = {
 SESSION_PREFIX = "rp:admin-session:"
 FAILURES_PREFIX = "rp:admin-sign-in:"
 COOKIE_FIELD = "admin_session"
+PREFIX_CHARS = 4  # characters of a tried token that name its throttle bucket
 
 
 def setting(name: str) -> int:
@@ -73,12 +88,16 @@ def session_key(session_id: str) -> str:
     return SESSION_PREFIX + hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def token_fingerprint(token: str) -> str:
-    """HMAC of the admin token under SECRET_KEY: tells a token change without storing it."""
+def _keyed_hash(purpose: bytes, text: str) -> str:
     key = current_app.config["SECRET_KEY"]
     key = key if isinstance(key, bytes) else str(key).encode("utf-8", "surrogatepass")
-    return hmac.new(key, b"admin-session\0" + token.encode("utf-8", "surrogatepass"),
+    return hmac.new(key, purpose + b"\0" + text.encode("utf-8", "surrogatepass"),
                     hashlib.sha256).hexdigest()
+
+
+def token_fingerprint(token: str) -> str:
+    """HMAC of the admin token under SECRET_KEY: tells a token change without storing it."""
+    return _keyed_hash(b"admin-session", token)
 
 
 def start_session() -> str:
@@ -127,45 +146,49 @@ def end_session() -> None:
 
 
 # -- throttling wrong admin tokens --------------------------------------------------------
-def _counters() -> list[tuple[str, int, int]]:
+def _counters(token: str) -> list[tuple[str, int, int]]:
+    """(key, bound, window) of each counter a wrong ``token`` from this client adds to."""
     address = request.remote_addr or "unknown"
-    return [(f"{FAILURES_PREFIX}addr:{address}", setting("ADMIN_SIGN_IN_ATTEMPTS"),
-             setting("ADMIN_SIGN_IN_WINDOW")),
+    # Not the characters themselves: a mistyped admin token would show its own in Redis.
+    prefix = _keyed_hash(b"admin-sign-in-prefix", token[:PREFIX_CHARS])[:16]
+    window = setting("ADMIN_SIGN_IN_WINDOW")
+    return [(f"{FAILURES_PREFIX}prefix:{prefix}:{address}",
+             setting("ADMIN_SIGN_IN_ATTEMPTS"), window),
+            (f"{FAILURES_PREFIX}addr:{address}",
+             setting("ADMIN_SIGN_IN_ADDRESS_ATTEMPTS"), window),
             (f"{FAILURES_PREFIX}all", setting("ADMIN_SIGN_IN_GLOBAL_ATTEMPTS"),
              setting("ADMIN_SIGN_IN_GLOBAL_WINDOW"))]
 
 
-def _count(key: str, window: int, step: int) -> tuple[int, int]:
-    """Add ``step`` to a counter whose window starts when it is created: (count, ttl)."""
-    # SET NX EX then INCRBY in one MULTI (one key, so one cluster slot): never a counter
+def _count(key: str, window: int) -> tuple[int, int]:
+    """Add one to a counter whose window starts when it is created: (count, ttl)."""
+    # SET NX EX then INCR in one MULTI (one key, so one cluster slot): never a counter
     # without an expiry, and no EXPIRE NX (Redis 7) needed.
     pipe = rt().redis.pipeline(transaction=True)
     pipe.set(key, 0, ex=window, nx=True)
-    pipe.incrby(key, step)
+    pipe.incr(key)
     pipe.ttl(key)
     _, count, ttl = pipe.execute()
     return int(count), int(ttl)
 
 
-def take_try() -> int | None:
-    """Count one admin-token try from this client before the token is looked at; the
-    seconds it must wait if that is one too many (then the token is not looked at).
+def take_try(token: str | None) -> tuple[bool, int | None]:
+    """Look at one admin-token try: (right, wait).  The right token gets (True, None)
+    whatever the counters say, and costs nothing; a wrong one is counted, and ``wait`` is
+    then the seconds it must wait if that was one too many for a counter (answer 429),
+    else None (answer 401/403).
 
-    Counting first, with an atomic INCR, means a burst of parallel guesses cannot all
-    pass a check made before any of them was counted.
+    The comparison is constant-time; the count is an atomic INCR whose result alone
+    decides, so of a burst of parallel guesses no more than the bound are answered.
     """
-    for key, attempts, window in _counters():
-        count, ttl = _count(key, window, 1)
+    if is_admin_token(token):
+        return True, None
+    waits = []
+    for key, attempts, window in _counters(token or ""):
+        count, ttl = _count(key, window)
         if count > attempts:
-            return ttl if ttl > 0 else window
-    return None
-
-
-def give_back_try() -> None:
-    """The token was right: this address starts afresh, and the try leaves the global count."""
-    (address_key, _, _), (all_key, _, window) = _counters()
-    rt().redis.delete(address_key)
-    _count(all_key, window, -1)
+            waits.append(ttl if ttl > 0 else window)
+    return False, max(waits, default=None)
 
 
 def _too_many(wait: int) -> str:
@@ -183,13 +206,14 @@ bp = Blueprint("admin", __name__, url_prefix="/admin")
 def _admin_only() -> Any:
     if not bearer():
         require_admin()  # 401: nothing was guessed
-    wait = take_try()
+    right, wait = take_try(bearer())
+    if right:
+        return None
     if wait is not None:
         reply = jsonify({"error": "too_many_requests", "message": _too_many(wait),
                          "retry_after": wait})
         return reply, 429, {"Retry-After": str(wait)}
-    require_admin()  # 403 for a wrong token, whose try stays counted
-    give_back_try()
+    require_admin()  # 403: a wrong token, counted
     return None
 
 
@@ -273,15 +297,14 @@ def _signed_in() -> None:
 def sign_in() -> Any:
     error, status, headers = None, 200, {}
     if request.method == "POST":
-        wait = take_try()
-        if wait is not None:
-            error, status, headers = _too_many(wait), 429, {"Retry-After": str(wait)}
-        elif is_admin_token(request.form.get("token")):
-            give_back_try()
+        right, wait = take_try(request.form.get("token"))
+        if right:
             start_session()
             target = request.args.get("next", "")
             safe = target.startswith(("/admin", "/dev/mail")) and not target.startswith("//")
             return redirect(target if safe else url_for("admin.index"))
+        if wait is not None:
+            error, status, headers = _too_many(wait), 429, {"Retry-After": str(wait)}
         elif rt().config.get("ADMIN_TOKEN"):
             error, status = "That is not the admin token.", 401
         else:
