@@ -27,8 +27,10 @@ Rules the fold applies:
   each move) ``increment_hours`` is added, the bank never exceeding ``cap_hours`` (no
   cap if absent).
 - Vacation (``VacationDeclared{seat, from, until}``) stops the seat's clock inside the
-  interval.  Allowance per player and game: ``VACATION_START_DAYS`` at the start, plus a
-  day per ``VACATION_ACCRUAL_DAYS`` days since the game began, never more than
+  interval.  A seat whose player is known draws on the player's yearly leave (worker.leave,
+  ``LEAVE_DAYS_PER_YEAR``), which also appends these events to every game at once; a seat
+  with no player keeps the allowance per game: ``VACATION_START_DAYS`` at the start, plus
+  a day per ``VACATION_ACCRUAL_DAYS`` days since the game began, never more than
   ``VACATION_CAP_DAYS`` in all; days declared are used up (see :func:`vacation_left`).
 - ``Rewound{to: N}``: the clocks are as they stood when event N+1 (the first event taken
   back) was appended, and run again from the Rewound: the time spent on the branch that
@@ -435,12 +437,15 @@ def vacation_left(clocks: ClockFold, seat: int, now: float) -> float:
 
 
 def check_vacation(clocks: ClockFold, seat: int, start: float, until: float,
-                   now: float) -> str | None:
+                   now: float, left: float | None = None) -> str | None:
     """Why ``seat`` may not declare a vacation from ``start`` to ``until`` (None: it may).
 
     Declared in advance (``start`` not in the past, a minute's grace), within a year,
     not overlapping one already declared, at most ``MAX_VACATIONS`` of them, and within
-    the allowance."""
+    the allowance: ``left`` seconds if the caller gives it, else this game's own
+    (:func:`vacation_left`).  A seat whose player is known draws on the player's yearly
+    leave instead (worker.leave checks that and passes ``math.inf`` here); this module
+    reads no configuration."""
     if until <= start:
         return "'until' must be after 'from'"
     if start < now - 60:
@@ -453,10 +458,13 @@ def check_vacation(clocks: ClockFold, seat: int, start: float, until: float,
             return "it overlaps a vacation already declared"
     if len(declared) >= MAX_VACATIONS:
         return f"at most {MAX_VACATIONS} vacations can be declared in one game"
-    left = vacation_left(clocks, seat, now)
-    if until - start > left:
-        return (f"only {left / DAY:.1f} days of vacation are left (a day per "
-                f"{VACATION_ACCRUAL_DAYS} days of play, at most {VACATION_CAP_DAYS})")
+    if left is None:
+        left = vacation_left(clocks, seat, now)
+        if until - start > left:
+            return (f"only {left / DAY:.1f} days of vacation are left (a day per "
+                    f"{VACATION_ACCRUAL_DAYS} days of play, at most {VACATION_CAP_DAYS})")
+    elif until - start > left:
+        return f"only {left / DAY:.1f} days of vacation are left"
     return None
 
 

@@ -1,8 +1,10 @@
 """Clocks on the game page, vacations and "I'm back" (the personal page and the API).
 
 A vacation is declared in advance (``VacationDeclared{seat, from, until}``), within the
-allowance :mod:`events.clocks` computes from the log; it is decided on the log's version
-and appended with it as the expected version.  "I'm back" ends the stand-in's hold on a
+seat's player's yearly leave (:mod:`worker.leave`, which also books leave across every
+game at once), or for a seat with no player within the allowance :mod:`events.clocks`
+computes from the log; it is decided on the log's version and appended with it as the
+expected version.  "I'm back" ends the stand-in's hold on a
 seat (``BotUnseated``).  The page partial ``_clocks.html`` gets its figures from
 :func:`clock_panel` (a template global, so the page's own code needs no change).
 """
@@ -17,38 +19,19 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from flask import Blueprint, redirect, request, url_for
 
 from events import clocks as clk
-from events import envelope as ev
 from events.store import ConflictError, key
 from games.protocol import IllegalMove
 from service.current import after_append, rt
-from worker import timeouts
+from worker import leave, timeouts
 
 bp = Blueprint("away", __name__)
 
 
 def declare_vacation(game_id: str, seat: int, start: datetime, until: datetime) -> Any:
-    """Append ``seat``'s VacationDeclared; IllegalMove with the reason if refused."""
-    runtime = rt()
-    for _ in range(5):  # bounded: each retry means the log grew meanwhile
-        clocks = timeouts.clocks_of(runtime, game_id)
-        if clocks.s["ended"]:
-            raise IllegalMove("the game is over")
-        if clocks.kind == "none":
-            raise IllegalMove("this game has no clock: there is nothing to pause")
-        now = runtime.now().timestamp()
-        refused = clk.check_vacation(clocks, seat, start.timestamp(), until.timestamp(), now)
-        if refused:
-            raise IllegalMove(refused)
-        try:
-            event = runtime.games.record(game_id, ev.VACATION_DECLARED, {
-                "seat": seat, "from": start.astimezone(UTC).isoformat(),
-                "until": until.astimezone(UTC).isoformat()},
-                actor=ev.seat_actor(seat), expected_version=clocks.version)
-        except ConflictError:
-            continue
-        after_append(game_id, event.version)
-        return event
-    raise ConflictError(runtime.store.version(game_id))
+    """Append ``seat``'s VacationDeclared; IllegalMove with the reason if refused.  The
+    seat's player is charged on their yearly leave (see :func:`worker.leave.declare`,
+    which also hands the event to the worker)."""
+    return leave.declare(rt(), game_id, seat, start, until)
 
 
 def come_back(game_id: str, seat: int) -> Any:
@@ -113,9 +96,14 @@ def clock_panel(game_id: str, seat: int) -> dict[str, Any] | None:
             "due": _local(clock.due, tz) if clock.due else None,
             "away": _local(clock.away_until, tz) if clock.away_until else None})
     control = clocks.settings["time_control"]
+    pid = leave.seat_player(runtime, game_id, seat)
+    left_of, scope = ((leave.seconds_left(runtime, pid, now), "year") if pid
+                      else (clk.vacation_left(clocks, seat, now), "game"))
     return {"rows": rows, "kind": control["kind"], "control": control,
             "policy": clocks.settings["on_timeout"],
-            "vacation_left": clk.span(clk.vacation_left(clocks, seat, now)),
+            # a seat's player draws on their yearly leave; a seat with no player on the
+            # game's own allowance ("vacation_scope": "year" or "game")
+            "vacation_left": clk.span(left_of), "vacation_scope": scope,
             "bot": clocks.s["seats"][seat]["bot"] if seat < len(clocks.s["seats"]) else False,
             "ended": clocks.s["ended"]}
 
