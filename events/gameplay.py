@@ -43,6 +43,8 @@ class Seat:
     email: str
     tz: str = "UTC"
     muted: bool = False
+    player: str = ""  # the player's opaque id (worker.players), "" in games made before
+    quiet: str = ""  # this game's quiet hours for the seat, if the lobby gave them
 
 
 class GameService:
@@ -98,7 +100,8 @@ class GameService:
         self._keep_secret(game_id, secret)
         self.store.put_json(game_id, "seats", [
             {"seat": i, "name": p["name"], "email": p.get("email", ""),
-             "tz": p.get("tz") or "UTC"}
+             "tz": p.get("tz") or "UTC",
+             **{k: p[k] for k in ("player", "quiet") if p.get(k)}}
             for i, p in enumerate(players)])
         event = Event(version=1, type=ev.GAME_CREATED, actor=actor, tape=rng.tape, data={
             "kind": kind, "names": names, "options": opts, "commitment": commitment(secret),

@@ -62,11 +62,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.register(app)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(play.bp)
-    from service import mygames  # a player's pages across games
+    from service import mygames, optout, signin  # a player's pages across games
     app.register_blueprint(mygames.bp)
+    app.register_blueprint(signin.bp)
+    app.register_blueprint(optout.bp)
     from service.away import bp as away_bp  # clocks, vacations, "I'm back"
     app.register_blueprint(away_bp)
     app.register_blueprint(api.bp)
+    from service import me_api  # the player's settings over the API
+    app.register_blueprint(me_api.bp)
     app.register_blueprint(admin.api_bp)
     app.register_blueprint(admin.bp)
     app.register_blueprint(openapi.bp)

@@ -25,7 +25,7 @@ from service import once as started_once
 from service.auth import bearer, is_admin, player, player_table, refuse_revoked, signed
 from service.current import after_append, rt
 from service.errors import ApiError
-from worker import jobs
+from worker import jobs, players
 from worker.links import Link, api_token, generation_guard, generation_of, rotate_api_token
 from worker.notify import vote_time
 
@@ -144,9 +144,14 @@ def body(schema: Schema) -> dict:
     return schema.load(data)
 
 
-def create_game(data: dict) -> Table:
-    """Create a game from validated input and remember its seats and settings."""
+def create_game(data: dict, creator: str | None = None) -> Table:
+    """Create a game from validated input and remember its seats and settings;
+    ``creator``: the player who created it (None: the admin), whom an invitee may block.
+    Each seat is given its player (worker.players), made on first sight of an address."""
     runtime = rt()
+    data = {**data, "players": [
+        {**p, "player": players.player_id(runtime.redis, p["email"])} if p.get("email")
+        else p for p in data["players"]]}
     platform = dict(data.get("platform") or {})
     if data.get("deadline_hours") and "time_control" not in platform:
         # the older setting, kept in the log as what it means (events.clocks)
@@ -154,7 +159,7 @@ def create_game(data: dict) -> Table:
     table = runtime.games.create(data["game"], data["players"], data["options"],
                                  platform=platform or None)
     runtime.store.put_json(table.game_id, "settings",
-                           {"deadline_hours": data.get("deadline_hours")})
+                           {"deadline_hours": data.get("deadline_hours"), "creator": creator})
     after_append(table.game_id, table.version)
     return table
 
@@ -189,6 +194,18 @@ def position_json(table: Table, seat: int) -> dict:
 def kinds():
     return jsonify([{"kind": g.kind, "name": g.name, "min_players": g.min_players,
                      "max_players": g.max_players} for g in registry.kinds()])
+
+
+def creator_of(link: Link) -> str:
+    """The player who holds ``link``'s seat: a game's creator is a person, not a seat, so
+    the seats of games they created give them no more games."""
+    seats = rt().store.get_json(link.game_id, "seats") or []
+    info = seats[link.seat] if link.seat < len(seats) else {}
+    pid = players.seat_player(rt().redis, info)
+    if pid is None:
+        raise ApiError(403, "forbidden", "That seat has no player address, so it cannot "
+                       "create games.")
+    return pid
 
 
 def creator() -> Link | None:
@@ -230,9 +247,10 @@ def post_game():
             raise ApiError(409, "conflict", f"A request with this {IDEMPOTENCY_KEY} is "
                            "still starting its game: ask again in a moment.")
     try:
-        if link is not None:
-            limits.take_creator_quota(link.game_id, link.seat)
-        table = create_game(data)
+        creator_id = None if link is None else creator_of(link)
+        if creator_id is not None:
+            limits.take_creator_quota(creator_id)
+        table = create_game(data, creator_id)
     except Exception:
         if once_key is not None:  # nothing was started: the request may be sent again
             with contextlib.suppress(Exception):

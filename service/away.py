@@ -23,6 +23,7 @@ from events.store import ConflictError, key
 from games.protocol import IllegalMove
 from service.current import after_append, rt
 from worker import leave, timeouts
+from worker.links import check_current
 
 bp = Blueprint("away", __name__)
 
@@ -132,7 +133,7 @@ def _form_time(name: str, tz: str) -> datetime:
 def vacation(token: str):
     """The personal page's vacation form."""
     from service.play import _refused  # the page's own refusal, with its reason
-    link = rt().links.check(token, "play")
+    link = check_current(rt().redis, rt().links, token, "play")
     tz = _tz(link.game_id, link.seat)
     try:
         declare_vacation(link.game_id, link.seat, _form_time("from", tz),
@@ -146,7 +147,7 @@ def vacation(token: str):
 def back(token: str):
     """The personal page's "I'm back" button."""
     from service.play import _refused
-    link = rt().links.check(token, "play")
+    link = check_current(rt().redis, rt().links, token, "play")
     try:
         come_back(link.game_id, link.seat)
     except (IllegalMove, ConflictError) as exc:

@@ -35,7 +35,12 @@ DEFAULTS: dict[str, Any] = {
     "RATELIMIT_STORAGE_URI": None,  # None: the app's own Redis
     "LOBBY_LIMIT_PER_CLIENT": "10 per hour;30 per day",  # lobby games per client address
     "LOBBY_LIMIT_PER_INVITEE": "5 per day",  # lobby invitations to one email address
-    "API_CREATE_QUOTA": "10 per day",  # API games per creating seat (admin: no quota)
+    "API_CREATE_QUOTA": "10 per day",  # games per creating person, lobby and API (admin: none)
+    "SIGN_IN_LIMIT_PER_ADDRESS": "3 per 15 minutes;10 per day",  # sign-in links to one address
+    "SIGN_IN_LIMIT_PER_CLIENT": "10 per hour;50 per day",  # sign-in links asked by one client
+    "INVITES_PER_DAY": 3,  # invitations to an address that never signed in nor played ...
+    "INVITES_PER_MONTH": 10,  # ... in 24 hours and in 30 days, from everyone (worker.consent)
+    "LEAVE_DAYS_PER_YEAR": 30,  # each player's leave across all their games
     "TRUSTED_PROXIES": 0,  # reverse proxies in front that append to X-Forwarded-For
     # ... honoured only from a peer at one of these IPs / networks (comma-separated)
     "TRUSTED_PROXY_ADDRESSES": "127.0.0.1,::1",
@@ -48,7 +53,8 @@ ENV_KEYS = [
     "SECRET_KEY", "REDIS_URL", "QUEUE_REDIS_URL", "BASE_URL", "MAIL_BACKEND", "SENDGRID_API_KEY",
     "SENDGRID_HOST", "MAIL_FROM", "ADMIN_TOKEN", "RAVENPOST_ENV",
     "RATELIMIT_STORAGE_URI", "LOBBY_LIMIT_PER_CLIENT", "LOBBY_LIMIT_PER_INVITEE",
-    "API_CREATE_QUOTA", "TRUSTED_PROXIES", "QUIET_HOURS", "VOTE_HOURS",
+    "API_CREATE_QUOTA", "TRUSTED_PROXIES", "SIGN_IN_LIMIT_PER_ADDRESS",
+    "SIGN_IN_LIMIT_PER_CLIENT", "QUIET_HOURS", "VOTE_HOURS",
     "TRUSTED_PROXY_ADDRESSES",
 ]
 
@@ -62,6 +68,9 @@ def from_environment(environ: dict[str, str] | None = None) -> dict[str, Any]:
     found = {k: environ[k] for k in ENV_KEYS if environ.get(k)}
     if environ.get("REDIS_CLUSTER"):
         found["REDIS_CLUSTER"] = environ["REDIS_CLUSTER"].strip().lower() in TRUE_WORDS
+    for name in ("INVITES_PER_DAY", "INVITES_PER_MONTH", "LEAVE_DAYS_PER_YEAR"):
+        if environ.get(name, "").strip().isdigit():
+            found[name] = int(environ[name])
     if environ.get("RAVENPOST_EXTRA_GAMES"):
         found["EXTRA_GAMES"] = environ["RAVENPOST_EXTRA_GAMES"]
     return found

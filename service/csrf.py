@@ -21,8 +21,10 @@ def register(app: Flask) -> None:
 
     @app.before_request
     def check() -> None:
-        # The JSON API authenticates with bearer tokens, not cookies: no CSRF there.
-        if request.method != "POST" or request.path.startswith("/api/"):
+        # The JSON API authenticates with bearer tokens, not cookies: no CSRF there; nor
+        # on a one-click unsubscribe (RFC 8058), which a mail client posts without
+        # cookies and whose signed token is the authority.
+        if request.method != "POST" or request.path.startswith(("/api/", "/unsubscribe/")):
             return
         sent = request.form.get(FIELD, "")
         from service.auth import same_secret

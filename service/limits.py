@@ -10,8 +10,9 @@ a ``REDIS_CLIENT`` (fakeredis in tests) counts there too.  Three rates are kept:
   nor from a peer outside ``TRUSTED_PROXY_ADDRESSES``);
 - the lobby form, per invitee email address (``LOBBY_LIMIT_PER_INVITEE``), so nobody can
   make the server mail one address over and over;
-- games created over the API with a player's token, per creating seat
-  (``API_CREATE_QUOTA``); the admin token has no quota.
+- games created, per creating person (``API_CREATE_QUOTA``), lobby and API alike; the
+  admin token has no quota;
+- one-time sign-in links, per address and per client (``SIGN_IN_LIMIT_PER_*``).
 
 Sizes: bodies above ``MAX_CONTENT_LENGTH`` are refused with 413.  Werkzeug enforces that
 only when a view reads the body, so a hook here refuses every request whose declared
@@ -199,11 +200,21 @@ def take_invitees(emails: Iterable[str]) -> None:
          "please try again later.")
 
 
-def take_creator_quota(game_id: str, seat: int) -> None:
-    """One more game created with the API token of ``seat`` in ``game_id``."""
-    take("API_CREATE_QUOTA", "creator", [f"{game_id}:{seat}"],
-         "Your token has created as many games as it may for now "
+def take_creator_quota(pid: str) -> None:
+    """One more game created by the player ``pid`` (lobby or API, whichever seat's token
+    they use: seats in games they created add nothing)."""
+    take("API_CREATE_QUOTA", "creator", [pid],
+         "You have created as many games as you may for now "
          f"({current_app.config['API_CREATE_QUOTA']}); please try again later.")
+
+
+def take_sign_in(address: str, client: str) -> None:
+    """One more one-time link mailed to ``address`` at the request of ``client``."""
+    take("SIGN_IN_LIMIT_PER_ADDRESS", "sign-in-address", [address.strip().lower()],
+         "Several links were sent to this address lately; please use the newest one or "
+         "try again later.")
+    take("SIGN_IN_LIMIT_PER_CLIENT", "sign-in-client", [client],
+         "You have asked for many links lately; please try again later.")
 
 
 def retry_after() -> int | None:

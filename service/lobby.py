@@ -7,14 +7,16 @@ import math
 import re
 import secrets
 from functools import cache
+from typing import Any
 from zoneinfo import available_timezones
 
 from flask import Blueprint, redirect, render_template, request, url_for
 from marshmallow import ValidationError
+from marshmallow.validate import Email as EmailAddress
 
 from games import registry
 from games.protocol import IllegalMove
-from service import limits, mygames, schemas
+from service import accounts, limits, mygames, schemas
 from service import once as started_once
 from service.api import create_game
 from service.current import rt
@@ -84,6 +86,7 @@ def _lobby(error: str | None = None, form=None, fields: dict | None = None):
     """The lobby page; ``fields`` maps a form field's name to its error messages."""
     return render_template("lobby.html", kinds=registry.kinds(), games=_games(),
                            error=error, form=form or {}, field_errors=fields or {},
+                           signed_in=accounts.current_player() is not None,
                            time_zones=time_zones(), form_once=secrets.token_urlsafe(16))
 
 
@@ -105,9 +108,8 @@ def index():
     return _lobby()
 
 
-@bp.post("/games")
-def create():
-    form = request.form
+def _raw_game(form) -> dict:
+    """The lobby form as the API's creation input (before the schema checks it)."""
     kind = form.get("game", "")
     players = []
     for i in range(12):
@@ -115,15 +117,37 @@ def create():
         if name or email:
             players.append({"name": name, "email": email, "tz": form.get(f"tz{i}") or "UTC"})
     deadline = form.get("deadline_hours", "").strip()
+    game = registry.get(kind)
+    return {"game": kind, "players": players,
+            "options": {**_options_from_form(game, form), **_clock_from_form(form)},
+            "deadline_hours": int(deadline) if deadline else None}
+
+
+def checked_game(raw: dict, quiet_hours: dict[str, tuple[int, int] | None]) -> dict:
+    """The creation input checked by the API's schema, each seat with the quiet hours
+    the form gave it (that game's only: a player's own settings are theirs to change)."""
+    data = schemas.CreateGameIn().load(raw)
+    for seat in data["players"]:
+        if seat.get("email") in quiet_hours:
+            hours = quiet_hours[seat["email"]]
+            seat["quiet"] = "off" if hours is None else f"{hours[0]}-{hours[1]}"
+    return data
+
+
+@bp.post("/games")
+def create():
+    """Start a game from the form: at once for a signed-in player, else after its
+    creator opens the link mailed to the address they gave (service.accounts)."""
+    form = request.form
     once = form.get(FORM_ONCE, "")
     claimed = False
+    creator = accounts.current_player()
     try:
-        game = registry.get(kind)
-        data = schemas.CreateGameIn().load({
-            "game": kind, "players": players,
-            "options": {**_options_from_form(game, form), **_clock_from_form(form)},
-            "deadline_hours": int(deadline) if deadline else None})
+        raw = _raw_game(form)
         quiet_hours = mygames.quiet_from_lobby(form)
+        data = checked_game(raw, quiet_hours)
+        if creator is None:
+            return _confirm_by_mail(form, raw)
         if _ONCE.fullmatch(once):
             earlier = started_once.take(rt().redis, once_key(once))
             if earlier:  # 303, not 302: a copy does not count as a game started
@@ -132,28 +156,13 @@ def create():
                 return _lobby("This form was already sent and its game is being started: "
                               "the lobby lists it in a moment.", form), 409
             claimed = True
-        limits.take_invitees(p["email"] for p in data["players"])
-        table = create_game(data)
-        mygames.apply_lobby_quiet(quiet_hours)
+        table = start(data, creator)
     except Limited as exc:
         _let_go(once, claimed)
         return _lobby(exc.description, form), 429, {"Retry-After": str(exc.retry_after)}
     except (KeyError, ValueError, ValidationError, IllegalMove) as exc:
         _let_go(once, claimed)
-        fields: dict[str, list[str]] = {}
-        if isinstance(exc, IllegalMove):
-            message = exc.reason
-            fields["players" if "players" in exc.reason else "game"] = [exc.reason]
-        elif isinstance(exc, ValidationError):
-            message = "Please check the form: " + "; ".join(_form_errors(exc.messages))
-            fields = _field_errors(exc.messages)
-        elif isinstance(exc, KeyError):
-            message = "Please check the form: choose a game."
-            fields["game"] = ["Choose one of the games listed."]
-        else:
-            message = "Please check the form: whole numbers only for the deadline and options."
-            fields["deadline_hours"] = ["A whole number of hours, or empty."]
-        return _lobby(message, form, fields), 400
+        return _refused(exc, form)
     except Exception:
         with contextlib.suppress(Exception):  # Redis failing: the form may be sent again
             _let_go(once, claimed)
@@ -161,6 +170,78 @@ def create():
     if claimed:
         started_once.started(rt().redis, once_key(once), table.game_id)
     return redirect(url_for("lobby.created", game_id=table.game_id))
+
+
+def start(data: dict, creator: str) -> Any:
+    """Start a checked game for the player ``creator``, within their quota and the
+    invitees' lobby limit."""
+    limits.take_creator_quota(creator)
+    limits.take_invitees(p["email"] for p in data["players"] if p.get("email"))
+    return create_game(data, creator)
+
+
+def _confirm_by_mail(form, raw: dict):
+    """Someone not signed in: mail the address they gave as the game's organiser a
+    one-time link that starts the game; nothing is started or sent to the players yet."""
+    address = form.get("creator_email", "").strip()
+    if not address:
+        message = "Give your own email address: we mail you a link that starts the game."
+        return _lobby(message, form, {"creator_email": [message]}), 400
+    try:
+        EmailAddress()(address)
+    except ValidationError:
+        message = "That is not an email address."
+        return _lobby(message, form, {"creator_email": [message]}), 400
+    limits.take_sign_in(address, request.remote_addr or "unknown")
+    quiet = mygames.quiet_from_lobby(form)
+    token = accounts.make_link(address, "create", {
+        "game": raw, "quiet": {k: list(v) if v else None for k, v in quiet.items()},
+        "once": form.get(FORM_ONCE, "")})
+    accounts.mail_link(address, token, "create", registry.get(raw["game"]).name)
+    return render_template("check_mail.html", address=address, purpose="create"), 202
+
+
+def start_confirmed(link: dict, creator: str):
+    """The organiser opened the mailed link: start the game it carries (once, whatever
+    copies of the form were confirmed)."""
+    raw, once = link["data"]["game"], link["data"].get("once", "")
+    quiet = {k: tuple(v) if v else None for k, v in link["data"].get("quiet", {}).items()}
+    claimed = False
+    try:
+        data = checked_game(raw, quiet)
+        if _ONCE.fullmatch(once):
+            earlier = started_once.take(rt().redis, once_key(once))
+            if earlier:
+                return redirect(url_for("lobby.created", game_id=earlier), 303)
+            claimed = earlier is None
+        table = start(data, creator)
+    except Limited as exc:
+        _let_go(once, claimed)
+        return _lobby(exc.description), 429, {"Retry-After": str(exc.retry_after)}
+    except (KeyError, ValueError, ValidationError, IllegalMove) as exc:
+        _let_go(once, claimed)
+        return _refused(exc, {})
+    if claimed:
+        started_once.started(rt().redis, once_key(once), table.game_id)
+    return redirect(url_for("lobby.created", game_id=table.game_id))
+
+
+def _refused(exc: Exception, form):
+    """The lobby again, saying what was wrong with the form (400)."""
+    fields: dict[str, list[str]] = {}
+    if isinstance(exc, IllegalMove):
+        message = exc.reason
+        fields["players" if "players" in exc.reason else "game"] = [exc.reason]
+    elif isinstance(exc, ValidationError):
+        message = "Please check the form: " + "; ".join(_form_errors(exc.messages))
+        fields = _field_errors(exc.messages)
+    elif isinstance(exc, KeyError):
+        message = "Please check the form: choose a game."
+        fields["game"] = ["Choose one of the games listed."]
+    else:
+        message = "Please check the form: whole numbers only for the deadline and options."
+        fields["deadline_hours"] = ["A whole number of hours, or empty."]
+    return _lobby(message, form, fields), 400
 
 
 def _let_go(once: str, claimed: bool) -> None:

@@ -1,11 +1,13 @@
-"""A player's own pages across games: "my games" (``/me/<token>``) and their settings.
+"""A player's own pages across games: "my games" and their settings.
 
-``/me/<token>`` is a signed, sign-in-less link (purpose ``me``, see
-:mod:`worker.players`) that every email carries: it lists every game of the address it
-was made for, most urgent first, with a link to each personal page.  It holds the
-player's settings (quiet hours, time zone, the daily digest) and revokes itself: a POST
-bumps the player's link generation, so every older link is refused at once, and the
-browser is sent to the new one.
+Two doors to the same page: ``/me`` for a signed-in player (service.accounts), and
+``/me/<token>``, a signed link (purpose ``me``, see :mod:`worker.players`) that every
+email carries, mailed only to the player's address.  It lists every game of the player,
+most urgent first, invitations held for them, and holds their settings (quiet hours,
+time zone, digest, language, forced-move default, notification channels, opt-outs) and
+leave across games.  Only those two doors change a player's settings: a lobby form sets
+options of its own game only.  "Sign out everywhere" (or revoking the link) raises the
+player's generation: every link, token and session made before is refused at once.
 
 The personal page (``/play/<token>``) carries a small settings form too (the partial
 ``_my_settings.html``): forced moves on or off for that seat, and the player's quiet
@@ -15,12 +17,17 @@ hours.  A GET changes nothing; every POST is a CSRF-checked form (service.csrf).
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from zoneinfo import available_timezones
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
+from games.protocol import IllegalMove
+from service import accounts
 from service.current import rt
-from worker import digest, forced, players, quiet
+from worker import consent, digest, forced, leave, players, quiet
+from worker.links import check_current
+from worker.listing import listing
 
 bp = Blueprint("mygames", __name__)
 
@@ -32,16 +39,40 @@ def _pid(token: str) -> str:
     return players.check_me(runtime.redis, runtime.links, token)
 
 
-def _page(token: str, pid: str, *, status: int = 200, notice: str | None = None,
+def _signed_in() -> str:
+    """The signed-in player, or a redirect to the sign-in page."""
+    pid = accounts.current_player()
+    if pid is None:
+        abort(redirect(url_for("signin.form")))
+    return pid
+
+
+def _actions(token: str | None) -> dict[str, str]:
+    """Where the page's forms post: the session's routes, or the my-games link's."""
+    if token is None:
+        return {name: url_for(f"mygames.{name}_here") for name in ACTIONS}
+    return {name: url_for(f"mygames.{name}", token=token) for name in ACTIONS}
+
+
+ACTIONS = ("settings", "revoke", "leave", "unblock")
+
+
+def _page(token: str | None, pid: str, *, status: int = 200, notice: str | None = None,
           error: str | None = None):
     runtime = rt()
     prefs = quiet.read_prefs(runtime.redis, pid)
     tz = digest.player_tz(runtime, pid, prefs)
-    rows = players.listing(runtime, pid, tz)
+    rows = listing(runtime, pid, tz)
+    held = [r for r in rows if r["game_id"] in set(consent.withheld(runtime.redis, pid))]
     return render_template(
         "mygames.html", token=token, rows=rows, prefs=prefs, tz=tz, hours=HOURS,
         quiet_hours=quiet.player_quiet(prefs, runtime.config), notice=notice, error=error,
-        zones=_zones()), status
+        zones=_zones(), actions=_actions(token), signed_in=token is None,
+        account=players.account(runtime.redis, pid), held=held,
+        optout=consent.opted_out(runtime.redis, pid),
+        blocked=len(consent.blocked(runtime.redis, pid)),
+        channels=_channels().status(runtime.redis, pid), languages=players.LANGUAGES,
+        leave=leave.status(runtime, pid)), status
 
 
 _ZONES: list[str] = []
@@ -53,13 +84,23 @@ def _zones() -> list[str]:
     return _ZONES
 
 
+NOTICES = {"saved": "Your settings were saved.",
+           "revoked": "Every earlier link of yours was revoked: bookmark this one.",
+           "leave": "Your leave is recorded: your clocks stand still while you are away.",
+           "unblocked": "Inviters you had blocked may invite you again."}
+
+
+@bp.get("/me")
+def mine():
+    """The signed-in player's games and settings."""
+    pid = _signed_in()
+    return _page(None, pid, notice=NOTICES.get(request.args.get("done", "")))
+
+
 @bp.get("/me/<token>")
 def page(token: str):
     pid = _pid(token)
-    notice = {"saved": "Your settings were saved.",
-              "revoked": "Your old links to this page were revoked: bookmark this one."
-              }.get(request.args.get("done", ""))
-    return _page(token, pid, notice=notice)
+    return _page(token, pid, notice=NOTICES.get(request.args.get("done", "")))
 
 
 def _hour(name: str, allow_off: bool = False) -> int | None:
@@ -88,36 +129,148 @@ def _tz_from_form() -> str | None:
     return tz or None
 
 
-@bp.post("/me/<token>/settings")
-def settings(token: str):
-    pid = _pid(token)
+def _channels():
+    from worker import channels  # apprise, loaded when a page shows or saves channels
+    return channels
+
+
+def channel_problem(urls: list[str]) -> str | None:
+    """Why these notification URLs cannot be saved (None: they can)."""
+    if len(urls) > players.MAX_CHANNELS:
+        return f"at most {players.MAX_CHANNELS} notification channels"
+    for url in urls:
+        problem = _channels().validate(url)
+        if problem:
+            return f"{url[:40]}: {problem}"
+    return None
+
+
+def _save(pid: str) -> None:
+    """The settings form, checked whole before anything is saved (400 naming the field)."""
     runtime = rt()
     quiet_hours, tz = _quiet_from_form(), _tz_from_form()
     hour = _hour("digest", allow_off=True)
-    players.save_prefs(runtime.redis, pid, quiet=quiet_hours, tz=tz)
+    extra: dict = {}
+    if "language" in request.form:
+        language = request.form["language"]
+        if language not in ("", *players.LANGUAGES):
+            abort(400, f"Choose a language from the list, not {language[:20]!r}.")
+        extra["language"] = language or None
+    if "forced_default" in request.form:
+        extra["forced"] = request.form["forced_default"] == "on"
+    if "channels" in request.form:
+        urls = [u.strip() for u in request.form["channels"].splitlines() if u.strip()]
+        problem = channel_problem(urls)
+        if problem:
+            abort(400, problem)
+        extra["channels"] = urls
+    players.save_prefs(runtime.redis, pid, quiet=quiet_hours, tz=tz, **extra)
     digest.set_digest(runtime, pid, hour)
+    for what in ("invitations", "everything"):
+        if f"optout_{what}" in request.form or "optout_shown" in request.form:
+            if request.form.get(f"optout_{what}") == "on":
+                consent.opt_out(runtime.redis, pid, what)
+            else:
+                consent.opt_in(runtime.redis, pid, what)
+
+
+@bp.post("/me/settings")
+def settings_here():
+    _save(_signed_in())
+    return redirect(url_for("mygames.mine", done="saved"), 303)
+
+
+@bp.post("/me/<token>/settings")
+def settings(token: str):
+    _save(_pid(token))
     return redirect(url_for("mygames.page", token=token, done="saved"), 303)
+
+
+@bp.post("/me/signout-everywhere")
+def revoke_here():
+    """Sign out everywhere: every link, token and session of the player, this one too."""
+    runtime = rt()
+    players.sign_out_everywhere(runtime.redis, runtime.links, _signed_in())
+    accounts.end_session()
+    return render_template("signed_out.html"), 200
 
 
 @bp.post("/me/<token>/revoke")
 def revoke(token: str):
     pid = _pid(token)
     runtime = rt()
-    new = players.revoke_me(runtime.redis, runtime.links, pid)
+    new = players.sign_out_everywhere(runtime.redis, runtime.links, pid)
     return redirect(url_for("mygames.page", token=new, done="revoked"), 303)
+
+
+def _form_time(name: str, tz: str) -> datetime:
+    """A ``datetime-local`` form field, in the player's time zone."""
+    try:
+        value = datetime.fromisoformat(request.form.get(name, "").strip())
+    except ValueError:
+        raise IllegalMove(f"give '{name}' as a date and time") from None
+    return value if value.tzinfo else value.replace(tzinfo=quiet.zone(tz))
+
+
+def _leave(pid: str) -> str | None:
+    """Take the leave the form asks for; the refusal's reason, if any."""
+    runtime = rt()
+    tz = digest.player_tz(runtime, pid, quiet.read_prefs(runtime.redis, pid))
+    try:
+        start, until = _form_time("from", tz), _form_time("until", tz)
+        leave.take(runtime, pid, start, until)
+    except IllegalMove as exc:
+        return exc.reason
+    return None
+
+
+@bp.post("/me/leave")
+def leave_here():
+    pid = _signed_in()
+    problem = _leave(pid)
+    if problem:
+        return _page(None, pid, status=422, error=f"No leave taken: {problem}.")
+    return redirect(url_for("mygames.mine", done="leave"), 303)
+
+
+@bp.post("/me/<token>/leave", endpoint="leave")
+def leave_(token: str):
+    pid = _pid(token)
+    problem = _leave(pid)
+    if problem:
+        return _page(token, pid, status=422, error=f"No leave taken: {problem}.")
+    return redirect(url_for("mygames.page", token=token, done="leave"), 303)
+
+
+@bp.post("/me/unblock")
+def unblock_here():
+    pid = _signed_in()
+    for inviter in consent.blocked(rt().redis, pid):
+        consent.unblock(rt().redis, pid, inviter)
+    return redirect(url_for("mygames.mine", done="unblocked"), 303)
+
+
+@bp.post("/me/<token>/unblock")
+def unblock(token: str):
+    pid = _pid(token)
+    for inviter in consent.blocked(rt().redis, pid):
+        consent.unblock(rt().redis, pid, inviter)
+    return redirect(url_for("mygames.page", token=token, done="unblocked"), 303)
 
 
 @bp.post("/play/<token>/settings")
 def seat_settings(token: str):
-    """The personal page's settings: forced moves for this seat, the player's quiet hours."""
+    """The personal page's settings: forced moves for this seat, the player's quiet hours
+    (the play link was mailed to the player's address)."""
     runtime = rt()
-    link = runtime.links.check(token, "play")
+    link = check_current(runtime.redis, runtime.links, token, "play")
     quiet_hours = _quiet_from_form()
     forced.set_on(runtime.redis, link.game_id, link.seat, request.form.get("forced") == "on")
     seats = runtime.store.get_json(link.game_id, "seats") or []
-    address = seats[link.seat].get("email") if link.seat < len(seats) else None
-    if address:
-        players.save_prefs(runtime.redis, players.player_id(address), quiet=quiet_hours)
+    pid = players.seat_player(runtime.redis, seats[link.seat]) if link.seat < len(seats) \
+        else None
+    if pid:
+        players.save_prefs(runtime.redis, pid, quiet=quiet_hours)
     return redirect(url_for("play.page", token=token, done=None), 303)
 
 
@@ -126,12 +279,13 @@ def my_settings(game_id: str, seat: int) -> dict:
     """What the personal page's settings form shows for ``seat`` (see _my_settings.html)."""
     runtime = rt()
     seats = runtime.store.get_json(game_id, "seats") or []
-    address = seats[seat].get("email") if seat < len(seats) else None
-    prefs = quiet.read_prefs(runtime.redis, players.player_id(address)) if address else {}
+    info = seats[seat] if seat < len(seats) else {}
+    pid = players.seat_player(runtime.redis, info)
+    prefs = quiet.read_prefs(runtime.redis, pid) if pid else {}
     return {
         "forced": forced.is_on(runtime.redis, game_id, seat),
-        "quiet": quiet.player_quiet(prefs, runtime.config) if address else None,
-        "my_games_url": players.my_games_url(runtime, address),
+        "quiet": quiet.player_quiet(prefs, runtime.config, info) if pid else None,
+        "my_games_url": players.my_games_url_of(runtime, pid) if pid else None,
         "hours": HOURS,
     }
 
@@ -158,13 +312,3 @@ def quiet_from_lobby(form, rows: int = 12) -> dict[str, tuple[int, int] | None]:
                 "or off"]})
         out[email] = (start, end)
     return out
-
-
-def apply_lobby_quiet(choices: dict[str, tuple[int, int] | None]) -> None:
-    """Save the quiet hours the lobby gave, for players who have not chosen their own
-    (a player's own choice always wins)."""
-    runtime = rt()
-    for email, hours in choices.items():
-        pid = players.player_id(email)
-        if not quiet.read_prefs(runtime.redis, pid)["chosen"]:
-            players.save_prefs(runtime.redis, pid, quiet=hours)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from dataclasses import replace
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
@@ -30,8 +31,17 @@ from games.protocol import IllegalMove
 from service.api import request_time, vote_hours
 from service.current import after_append, rt
 from service.picture import chart_names, move_choices, score_chart, score_series
-from worker import forced, quiet
-from worker.links import Link, api_token, burn, is_used, rotate_api_token, unburn
+from worker import forced, players, quiet
+from worker.links import (
+    Link,
+    api_generation,
+    api_token,
+    burn,
+    check_current,
+    is_used,
+    rotate_api_token,
+    unburn,
+)
 
 bp = Blueprint("play", __name__)
 
@@ -71,7 +81,8 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
     played_for_you = _played_for_you(runtime, table, link.seat, moves)
     if played_for_you:
         moves = []  # a form for it would be out of date before it could be sent
-    play_token = runtime.links.make(link.game_id, link.seat, "play")
+    play_token = runtime.links.make(link.game_id, link.seat, "play",
+                                    generation=link.generation)
     choices = move_choices(game, table.state, link.seat, moves)
     deadline = deadline_text(runtime.games, link.game_id, link.seat, to_act)
     picture = picture_of(runtime.games, table, link.seat, deadline=deadline)
@@ -127,7 +138,7 @@ def at_version(token: str, version: int):
     line, redacted for this seat as it was then; prev/next step through the versions.
     Versions after the current one do not exist (404)."""
     runtime = rt()
-    link = runtime.links.check(token, "play")
+    link = check_current(runtime.redis, runtime.links, token, "play")
     last = runtime.store.version(link.game_id)
     if not 1 <= version <= last:
         abort(404)
@@ -170,19 +181,31 @@ def _apply(link: Link, *, same_turn: bool = False) -> Event:
     event = rt().games.play(link.game_id, link.seat, move, expected_version,
                             same_turn=same_turn)
     after_append(link.game_id, event.version)
+    verify_seat(link)
     return event
+
+
+def verify_seat(link: Link) -> None:
+    """Whoever acts through a link mailed to a seat's address has proven that address:
+    its player is no longer an invitee (worker.consent)."""
+    runtime = rt()
+    seats = runtime.store.get_json(link.game_id, "seats") or []
+    if 0 <= link.seat < len(seats):
+        pid = players.seat_player(runtime.redis, seats[link.seat])
+        if pid:
+            players.verify(runtime.redis, pid)
 
 
 @bp.get("/m/<token>")
 def confirm(token: str):
-    link = rt().links.check(token, "act")
+    link = check_current(rt().redis, rt().links, token, "act")
     return _page(link, url_for("play.act", token=token))
 
 
 @bp.post("/m/<token>")
 def act(token: str):
     runtime = rt()
-    link = runtime.links.check(token, "act")
+    link = check_current(runtime.redis, runtime.links, token, "act")
     post_url = url_for("play.act", token=token)
     # Checked before burning, so a stale click writes nothing at all.
     stale = _stale_reason(link)
@@ -209,20 +232,21 @@ def act(token: str):
         raise
     if not burned:
         return _page(link, post_url, status=409, stale=USED)  # a second click won the race
-    play_token = runtime.links.make(link.game_id, link.seat, "play")
+    play_token = runtime.links.make(link.game_id, link.seat, "play",
+                                    generation=link.generation)
     return redirect(url_for("play.page", token=play_token, done=1), 303)
 
 
 @bp.get("/play/<token>")
 def page(token: str):
-    link = rt().links.check(token, "play")
+    link = check_current(rt().redis, rt().links, token, "play")
     notice = "Your move was recorded." if request.args.get("done") else None
     return _page(link, url_for("play.move", token=token), notice=notice)
 
 
 @bp.post("/play/<token>")
 def move(token: str):
-    link = rt().links.check(token, "play")
+    link = check_current(rt().redis, rt().links, token, "play")
     try:
         _apply(link)
     except (IllegalMove, ConflictError) as exc:
@@ -249,7 +273,8 @@ def _with_token(link: Link, token: str, api: str, notice: str | None = None):
 @bp.post("/play/<token>/api-token")
 def show_api_token(token: str):
     runtime = rt()
-    link = runtime.links.check(token, "play")
+    link = check_current(runtime.redis, runtime.links, token, "play")
+    verify_seat(link)
     return _with_token(link, token, api_token(runtime.redis, runtime.links, link.game_id,
                                               link.seat))
 
@@ -257,15 +282,18 @@ def show_api_token(token: str):
 @bp.post("/play/<token>/api-token/rotate")
 def rotate_api(token: str):
     runtime = rt()
-    link = runtime.links.check(token, "play")
+    link = check_current(runtime.redis, runtime.links, token, "play")
     new = rotate_api_token(runtime.redis, runtime.links, link.game_id, link.seat)
-    return _with_token(link, token, new, notice="Your API token was revoked: the old one no "
-                                                "longer works. Here is the new one.")
+    link = replace(link, generation=api_generation(runtime.redis, link.game_id, link.seat))
+    fresh = runtime.links.make(link.game_id, link.seat, "play", generation=link.generation)
+    return _with_token(link, fresh, new, notice=(
+        "Every earlier link of this seat and its API token were revoked: bookmark this "
+        "page's new address. Here is the new API token."))
 
 
 @bp.post("/play/<token>/undo")
 def request_undo(token: str):
-    link = rt().links.check(token, "play")
+    link = check_current(rt().redis, rt().links, token, "play")
     try:
         event = rt().games.request_undo(link.game_id, link.seat)
     except IllegalMove as exc:
@@ -276,7 +304,7 @@ def request_undo(token: str):
 
 @bp.post("/play/<token>/undo/answer")
 def answer_undo(token: str):
-    link = rt().links.check(token, "play")
+    link = check_current(rt().redis, rt().links, token, "play")
     try:
         event = rt().games.answer_undo(link.game_id, link.seat,
                                        request.form.get("accept") == "1")
@@ -289,7 +317,7 @@ def answer_undo(token: str):
 @bp.route("/mute/<token>", methods=["GET", "POST"])
 def mute(token: str):
     runtime = rt()
-    link = runtime.links.check(token, "mute")
+    link = check_current(runtime.redis, runtime.links, token, "mute")
     seats = runtime.store.get_json(link.game_id, "seats")
     if request.method == "POST":
         seats[link.seat]["muted"] = request.form.get("muted") == "1"
@@ -334,7 +362,7 @@ def _form_version() -> int | None:
 
 @bp.post("/play/<token>/resign")
 def resign(token: str):
-    link = rt().links.check(token, "play")
+    link = check_current(rt().redis, rt().links, token, "play")
     post_url = url_for("play.move", token=token)
     if request.form.get("confirm") != "yes":  # the checkbox is checked here, not by JS
         return _page(link, post_url, status=422, error=RESIGN_UNCONFIRMED)
@@ -348,7 +376,7 @@ def resign(token: str):
 
 @bp.post("/play/<token>/votes")
 def vote(token: str):
-    link = rt().links.check(token, "play")
+    link = check_current(rt().redis, rt().links, token, "play")
     post_url = url_for("play.move", token=token)
     accept = request.form.get("accept")
     try:

@@ -357,3 +357,47 @@ class VotedOut(Schema):
     version = fields.Integer()
     vote = fields.Nested(VoteOut, allow_none=True)
     outcome = fields.Dict(allow_none=True)
+
+
+# -- the player's own settings (/api/v1/me) ------------------------------------------------
+class LeaveIn(StrictSchema):
+    from_ = fields.AwareDateTime(data_key="from", required=True, default_timezone=UTC,
+                                 metadata={"description": "ISO 8601; UTC if no offset"})
+    until = fields.AwareDateTime(required=True, default_timezone=UTC)
+
+
+class MePatchIn(StrictSchema):
+    """Any of the player's settings; the ones left out stay as they are."""
+
+    zone = fields.String(validate=validate.Length(max=64),
+                         metadata={"description": "IANA time zone, e.g. Europe/Berlin"})
+    quiet = fields.String(validate=validate.Regexp(r"^(off|\d{1,2}-\d{1,2})$"),
+                          metadata={"description": "local hours like 22-8, or off"})
+    language = fields.String(allow_none=True, validate=validate.OneOf(["en", "de"]))
+    digest = fields.Integer(allow_none=True, validate=validate.Range(0, 23),
+                            metadata={"description": "local hour of the daily digest; "
+                                                     "null: one email per turn"})
+    forced = fields.Boolean(metadata={"description": "play my only move for me (new games)"})
+    channels = fields.List(fields.String(validate=validate.Length(max=500)),
+                           validate=validate.Length(max=5),
+                           metadata={"description": "Apprise notification URLs"})
+    leave = fields.Nested(LeaveIn, metadata={"description": "take leave across all games"})
+
+
+class LeaveOut(Schema):
+    days_allowed = fields.Float()
+    days_taken = fields.Float()
+    days_left = fields.Float()
+    periods = fields.List(fields.Dict())
+
+
+class MeOut(Schema):
+    address = fields.String()
+    verified = fields.Boolean()
+    zone = fields.String(allow_none=True)
+    quiet = fields.String()
+    language = fields.String(allow_none=True)
+    digest = fields.Integer(allow_none=True)
+    forced = fields.Boolean()
+    channels = fields.List(fields.String())
+    leave = fields.Nested(LeaveOut)

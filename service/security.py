@@ -58,10 +58,12 @@ def in_production(app: Flask) -> bool:
 class PageSessions(SecureCookieSessionInterface):
     """Flask's signed-cookie session, not opened for the JSON API: it authenticates by
     bearer token and never reads or writes a session (no CSRF there either), so an API
-    request gets Flask's read-only null session and no cookie is decoded or sent."""
+    request gets Flask's read-only null session and no cookie is decoded or sent; but for
+    ``/api/v1/me``, which a signed-in player's session may also use (SameSite=Lax keeps
+    other sites' requests from carrying it)."""
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
-        if request.path.startswith("/api/"):
+        if request.path.startswith("/api/") and not request.path.startswith("/api/v1/me"):
             return None  # Flask then uses make_null_session()
         return super().open_session(app, request)
 

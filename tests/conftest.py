@@ -85,13 +85,26 @@ def app(fake_redis):
     """An app on fakeredis with the worker's jobs run inline."""
     from service import create_app
     from tests.support import ADMIN
+    # Tests of other rules are not held up by the invitation limit of new addresses
+    # (worker.consent); tests of consent set it back (tests/service/test_players.py).
     return create_app({"REDIS_CLIENT": fake_redis, "RUN_JOBS_INLINE": True, "TESTING": True,
                        "SECRET_KEY": "test-secret", "ADMIN_TOKEN": ADMIN,
-                       "BASE_URL": "http://localhost"})
+                       "BASE_URL": "http://localhost", "INVITES_PER_DAY": 10_000,
+                       "INVITES_PER_MONTH": 10_000})
 
 
 @pytest.fixture
 def client(app):
+    """A browser signed in as the organiser (ORGANISER): lobby forms start games at once."""
+    from tests.support import ORGANISER, sign_in
+    browser = app.test_client()
+    sign_in(browser, ORGANISER)
+    return browser
+
+
+@pytest.fixture
+def anon_client(app):
+    """A browser nobody signed in on."""
     return app.test_client()
 
 

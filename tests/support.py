@@ -37,3 +37,23 @@ def a_race_where_ada_can_play_a_pair(rt, at_least: int = 1) -> tuple[str, list[l
         if len(pairs) >= at_least:
             return table.game_id, pairs
     raise AssertionError(f"two hundred deals without {at_least} pairs")
+
+
+ORGANISER = "organiser@example.com"
+
+
+def sign_in(browser, address: str) -> str:
+    """Sign the test client ``browser`` in as ``address`` (as its mailed link would, and
+    with the address verified); the player's id."""
+    from service import accounts
+    from worker import players
+
+    app = browser.application
+    rt = app.extensions["ravenpost"]
+    with app.test_request_context():
+        pid = players.player_id(rt.redis, address)
+        players.verify(rt.redis, pid)
+        session_id = accounts.open_session(pid)
+    with browser.session_transaction() as session:
+        session[accounts.COOKIE_FIELD] = session_id
+    return pid

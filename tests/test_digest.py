@@ -13,7 +13,14 @@ from worker.projection import pending_notices
 
 ADA = {"name": "Ada", "email": "ada@example.com", "tz": "Europe/Paris"}
 BO = {"name": "Bo", "email": "bo@example.com", "tz": "UTC"}
-PID = players.player_id(ADA["email"])
+PID = "ada-player-id"  # Ada's player, named before her games exist (see below)
+
+
+@pytest.fixture(autouse=True)
+def _ada_is_pid(rt):
+    """Ada's address leads to PID, as players.player_id would make it."""
+    rt.redis.hset(players.pkey(PID, "account"), "address", ADA["email"])
+    rt.redis.set(players.address_key(ADA["email"]), PID)
 
 
 class Clock:

@@ -8,7 +8,7 @@ the player's time zone, or when their quiet hours end if the hour falls inside t
 
 "One a day, never two": each digest is an RQ job scheduled with a deterministic id
 (``digest:<player>:<day>``) and sent through the notify module's once-send under the
-marker ``mailed:digest:<day>`` (which expires after ``notify.MARKER_SECONDS``: days, not
+marker ``mailed:digest:<day>`` (which expires after ``sending.MARKER_SECONDS``: days, not
 for ever).  The sweep (:func:`sweep`, at most every ``SWEEP_SECONDS``) enqueues any
 digest whose time has come and that is not marked sent, and schedules each player's
 next one, so a lost job or a dead worker delays a digest, never drops or doubles it.
@@ -25,11 +25,13 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from worker import players, quiet
+from worker.listing import listing
 from worker.runtime import Runtime
+from worker.sending import render, send_once
 
 log = logging.getLogger(__name__)
 
-DIGEST_PLAYERS = "rp:digest:players"  # set of player ids who take the daily digest
+DIGEST_PLAYERS = players.DIGEST_PLAYERS  # set of player ids who take the daily digest
 SWEEP_LEASE = "rp:digest:sweep"  # exists while a digest check is recent
 SWEEP_SECONDS = 300
 LATE_LIMIT = timedelta(hours=20)  # a digest this late is skipped: the next one is near
@@ -117,37 +119,25 @@ def send_digest(pid: str, day: str) -> bool:
 def send(rt: Runtime, pid: str, day: date) -> bool:
     """The digest of ``day`` for player ``pid``, under its once-marker; False if it went
     already, the player turned the digest off, or nothing awaits them."""
-    from worker.notify import _render, _send_once
-
     prefs, tz, _ = _plan(rt, pid)
     if prefs["digest"] is None:
         return False
 
     def build():
-        rows = [r for r in players.listing(rt, pid, tz) if r["your_turn"]]
-        address = _address(rt, pid)
+        rows = [r for r in listing(rt, pid, tz) if r["your_turn"]]
+        address = players.address_of(rt.redis, pid)
         if not rows or not address:
             return None  # nothing awaits them today: no email
         context = {"rows": rows, "day": day, "count": len(rows),
-                   "my_games_url": players.my_games_url(rt, address),
-                   "mute_url": players.my_games_url(rt, address)}
+                   "my_games_url": players.my_games_url_of(rt, pid),
+                   "mute_url": rt.url("/unsubscribe/" + rt.links.make_player(
+                       "unsubscribe", pid, what="digest"))}
         subject = (f"Your move in {rows[0]['name']}" if len(rows) == 1 else
                    f"Your move in {len(rows)} games")
-        return _render(rt, "digest", f"Ravenpost digest: {subject}", address,
+        return render(rt, "digest", f"Ravenpost digest: {subject}", address,
                        f"digest:{pid}:{day.isoformat()}", context, context["mute_url"])
 
-    return _send_once(rt, _marker(pid, day), build, lambda: None)
-
-
-def _address(rt: Runtime, pid: str) -> str | None:
-    """The player's address, read from a seat of theirs (the index keeps no addresses)."""
-    for game_id, seats in players.games_of(rt.redis, pid).items():
-        info = rt.store.get_json(game_id, "seats") or []
-        for seat in seats:
-            if seat < len(info) and info[seat].get("email") \
-                    and players.player_id(info[seat]["email"]) == pid:
-                return info[seat]["email"]
-    return None
+    return send_once(rt, _marker(pid, day), build, lambda: None)
 
 
 def sweep(rt: Runtime) -> int:

@@ -8,10 +8,12 @@ SHA-256 of their address, not a game or seat, see :mod:`worker.players`).
 One-shot links are burned in Redis (``SET NX``) by the request that uses them; the marker
 expires with the link's own life (``LINK_MAX_AGE``), after which the link is refused anyway.
 
-API tokens carry the seat's *generation* (``gen``); the current one is kept per game in the
-hash ``api-gen`` (seat -> int).  Revoking a seat's token bumps it, so every token made
-before is refused at once.  Tokens without ``gen`` (made before generations existed) count
-as generation 0, so they keep working until their seat's first revocation.
+Every seat token (play, act, mute and API) carries the seat's *generation* (``gen``); the
+current one is kept per game in the hash ``api-gen`` (seat -> int; the name is from when
+only API tokens had one).  Rotating a seat's links raises it, and so does its player's
+"sign out everywhere" (worker.players), so every token made before is refused at once
+(:func:`check_current`).  Tokens without ``gen`` (made before generations existed) count
+as generation 0, so they keep working until their seat's first rotation.
 
 A write whose reply was lost may run twice (the cluster client sends it again by itself):
 a burn writes a value of its own and recognises it, and a generation is raised to one
@@ -31,17 +33,18 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from events.store import LRU, key
 from worker.lease import claim
 
-PURPOSES = ("act", "play", "api", "mute", "me")
+PURPOSES = ("act", "play", "api", "mute", "me", "unsubscribe", "block")
 CHECKED_KEPT = 4096  # API tokens found valid, kept per process
 
 
 class LinkError(Exception):
     """A token that is tampered, expired, of the wrong kind or already used."""
 
-    def __init__(self, message: str, status: int = 403) -> None:
+    def __init__(self, message: str, status: int = 403, revoked: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
+        self.revoked = revoked  # refused for its generation: the page offers fresh links
 
 
 @dataclass(frozen=True)
@@ -60,7 +63,8 @@ class Links:
     def __init__(self, secret_key: str, max_age: int, play_max_age: int) -> None:
         self._secret = secret_key
         self.max_age = {"act": max_age, "play": play_max_age, "api": play_max_age,
-                        "mute": play_max_age, "me": play_max_age}
+                        "mute": play_max_age, "me": play_max_age,
+                        "unsubscribe": play_max_age, "block": play_max_age}
         # one serializer per purpose, made once: each keeps no state between calls, and
         # making one per token was a tenth of an API request's time
         self._serializers = {purpose: URLSafeTimedSerializer(
@@ -72,11 +76,11 @@ class Links:
 
     def make(self, game_id: str, seat: int, purpose: str, version: int | None = None,
              generation: int = 0) -> str:
-        """A signed token; ``version`` for act links, ``generation`` for API tokens."""
+        """A signed token; ``version`` for act links; ``generation``: the seat's."""
         payload: dict = {"g": game_id, "s": seat}
         if purpose == "act":
             payload |= {"v": version, "n": secrets.token_urlsafe(8)}
-        if purpose == "api":
+        if generation or purpose == "api":
             payload["gen"] = generation
         return self._serializer(purpose).dumps(payload)
 
@@ -123,23 +127,34 @@ class Links:
 
     def make_me(self, player: str, generation: int = 0) -> str:
         """A "my games" token for a player id (see :mod:`worker.players`), no game or seat."""
-        return self._serializer("me").dumps({"p": player, "gen": generation})
+        return self.make_player("me", player, gen=generation)
 
     def check_me(self, token: str) -> tuple[str, int]:
         """The (player id, generation) of a "my games" token; LinkError if not valid."""
+        data = self.check_player(token, "me")
+        generation = data.get("gen")
+        if not isinstance(generation, int) or isinstance(generation, bool) or generation < 0:
+            raise LinkError("This link is not valid.", 403)
+        return data["p"], generation
+
+    def make_player(self, purpose: str, player: str, **extra: Any) -> str:
+        """A token naming a player (an opaque id), not a seat: ``me``, ``unsubscribe``
+        (``extra``: what it stops) and ``block`` (``extra``: whom)."""
+        return self._serializer(purpose).dumps({"p": player, **extra})
+
+    def check_player(self, token: str, purpose: str) -> dict[str, Any]:
+        """The payload of a :meth:`make_player` token; LinkError if not valid."""
         try:
-            data = self._serializer("me").loads(token, max_age=self.max_age["me"])
+            data = self._serializer(purpose).loads(token, max_age=self.max_age[purpose])
         except SignatureExpired:
             raise LinkError("This link has expired. The next email from Ravenpost carries "
                             "a fresh one.", 403) from None
         except BadSignature:
             raise LinkError("This link is not valid (it may have been cut or altered).",
                             403) from None
-        if not isinstance(data, dict) or not isinstance(data.get("p"), str) \
-                or not isinstance(data.get("gen"), int) or isinstance(data["gen"], bool) \
-                or data["gen"] < 0:
+        if not isinstance(data, dict) or not isinstance(data.get("p"), str):
             raise LinkError("This link is not valid.", 403)
-        return data["p"], data["gen"]
+        return data
 
 
 def burn(redis_client, link: Link, ttl: int) -> bool:
@@ -203,6 +218,32 @@ def generation_of(reply: str | bytes | None) -> int:
     return int(reply) if reply is not None else 0
 
 
+SEAT_REVOKED = ("This link was revoked: its player signed out everywhere or asked for new "
+                "links. Sign in with your email address to get fresh ones.")
+
+
+def seat_token(redis_client, links: Links, game_id: str, seat: int, purpose: str,
+               version: int | None = None) -> str:
+    """A fresh ``purpose`` token for the seat, of its current generation."""
+    return links.make(game_id, seat, purpose, version,
+                      generation=api_generation(redis_client, game_id, seat))
+
+
+def check_current(redis_client, links: Links, token: str, purpose: str) -> Link:
+    """The link a token stands for, if it is valid for ``purpose`` and of its seat's
+    current generation; LinkError (403, ``revoked``) for one made before a rotation."""
+    link = links.check(token, purpose)
+    if link.generation != api_generation(redis_client, link.game_id, link.seat):
+        raise LinkError(SEAT_REVOKED, 403, revoked=True)
+    return link
+
+
+def raise_seat_generation(redis_client, game_id: str, seat: int) -> int:
+    """Refuse every token of the seat made so far; the seat's generation now."""
+    return raise_generation(redis_client, _generations(game_id), str(seat),
+                            api_generation(redis_client, game_id, seat) + 1)
+
+
 def api_token(redis_client, links: Links, game_id: str, seat: int) -> str:
     """A fresh API token for the seat, of its current generation."""
     return links.make(game_id, seat, "api",
@@ -210,9 +251,9 @@ def api_token(redis_client, links: Links, game_id: str, seat: int) -> str:
 
 
 def rotate_api_token(redis_client, links: Links, game_id: str, seat: int) -> str:
-    """Revoke every API token of the seat (at once) and return one of the new generation."""
-    generation = raise_generation(redis_client, _generations(game_id), str(seat),
-                                  api_generation(redis_client, game_id, seat) + 1)
+    """Revoke every token of the seat (at once: API tokens, play, move and mute links)
+    and return an API token of the new generation."""
+    generation = raise_seat_generation(redis_client, game_id, seat)
     return links.make(game_id, seat, "api", generation=generation)
 
 

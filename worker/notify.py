@@ -1,87 +1,35 @@
 """Turn, reminder and game-over emails: compose from templates, send once.
 
-"Once" is kept by a per-notice marker ``mailed:<kind>:<version>:<seat>`` (``sent`` or
-``rejected``) and a lease ``<marker>:lease`` held while sending (see :mod:`worker.lease`:
-``LEASE_SECONDS``, renewed while a send runs long).  A retried or duplicated job finds the
-marker and stops, or finds the lease and leaves the mail to its holder; a job that crashed
-mid-send stops renewing its lease, which is gone ``LEASE_SECONDS`` later, and the next
-sweep sends the mail.  The one duplicate left: the provider accepted the mail and the
-worker died (or Redis stayed away longer than the lease) before ``sent`` was written.
-
-Markers expire after ``MARKER_SECONDS``: a job can only ask for the same mail again while
-its notice is pending (at most ``projection.NOTICE_MAX_PENDING``) or within a sweep of it
-being sent, so a marker older than that guards nothing.
+"Once" is kept by a per-notice marker ``mailed:<kind>:<version>:<seat>`` and a lease (see
+:mod:`worker.sending`).  Whether an email may go to its address at all is
+:mod:`worker.consent`'s to say (invitations to strangers are limited, opt-outs kept).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import time
 from datetime import UTC, datetime
 
 import jinja2
-import redis
 from markupsafe import Markup
 
 from events import votes
 from events.history import forked_from
 from events.picture import local_time
 from events.store import key
-from worker import players, quiet
-from worker.lease import lease
-from worker.mail import Email, MailError
-from worker.picture_mail import MailPicture, mail_picture
-from worker.projection import NOTICE_MAX_PENDING, notice_done
+from worker import consent, players, quiet
+from worker.links import seat_token
+from worker.mail import Email
+from worker.picture_mail import mail_picture
+from worker.projection import notice_done
 from worker.runtime import Runtime
+from worker.sending import LEASE_SECONDS, MARKER_SECONDS, render, send_once
+
+__all__ = ["LEASE_SECONDS", "MARKER_SECONDS", "send_turn", "send_undo", "send_vote",
+           "send_timed_out", "send_ended", "vote_time", "recipient"]
 
 log = logging.getLogger(__name__)
-
-LEASE_SECONDS = 15  # a crashed send frees its mail this long after its last renewal
-MARKER_SECONDS = int(NOTICE_MAX_PENDING.total_seconds()) + 24 * 3600
-DONE = ("sent", "rejected", "skipped")  # skipped: see worker.quiet
-
-
-def _send_once(rt: Runtime, marker: str, build, done) -> bool:
-    """Send the email ``build()`` makes unless ``marker`` says it went already."""
-    with lease(rt.redis, f"{marker}:lease", LEASE_SECONDS) as held:
-        if not held:
-            return False  # another job is sending it right now
-        if rt.redis.get(marker) in DONE:  # sent (or settled) already
-            done()
-            return False
-        try:
-            email = build()
-            if email is not None:
-                rt.mail.send(email)
-        except MailError as exc:
-            if exc.transient:  # the sweep enqueues it again later
-                raise
-            # rejected for good (a bad address, say): retrying would fail forever
-            log.error("email %s rejected for good, not retried: %s", marker, exc)
-            _mark(rt, marker, "rejected")
-            done()
-            return False
-        _mark(rt, marker, "sent")
-    done()
-    return email is not None
-
-
-MARK_TRIES = 8
-
-
-def _mark(rt: Runtime, marker: str, value: str) -> None:
-    """Write the marker, waiting out a short loss of Redis: once the provider has the
-    mail, every second this write is late widens the window for a second copy."""
-    for attempt in range(MARK_TRIES):
-        try:
-            rt.redis.set(marker, value, ex=MARKER_SECONDS)
-            return
-        except (redis.ConnectionError, redis.TimeoutError):
-            if attempt == MARK_TRIES - 1:
-                raise
-            log.warning("marker %s not written yet: Redis unreachable; retrying", marker)
-            time.sleep(min(0.25 * 2 ** attempt, 4.0))
 
 
 def _seat_info(rt: Runtime, game_id: str, seat: int) -> dict:
@@ -89,13 +37,41 @@ def _seat_info(rt: Runtime, game_id: str, seat: int) -> dict:
     return seats[seat] if seat < len(seats) else {"seat": seat, "name": f"Seat {seat}"}
 
 
-def _common(rt: Runtime, game_id: str, seat: int, info: dict | None = None) -> dict:
-    info = info or _seat_info(rt, game_id, seat)
+def recipient(rt: Runtime, game_id: str, seat: int, invitation: bool = False) -> dict | None:
+    """``seat``'s entry of the game's seats record if an email of this game may go to
+    its address now (it has one, it is not muted, and :mod:`worker.consent` allows it),
+    with ``pid`` (its player) and ``inviter`` (the game's creator, if a player); else
+    None.  An invitation may take one of an invitee's invitations."""
+    info = _seat_info(rt, game_id, seat)
+    if not info.get("email") or info.get("muted"):
+        return None
+    pid = players.seat_player(rt.redis, info)
+    inviter = (rt.store.get_json(game_id, "settings") or {}).get("creator")
+    answer = consent.may_mail(rt.redis, pid, game_id, seat, invitation=invitation,
+                              inviter=inviter, config=rt.config)
+    if answer != consent.SEND:
+        log.info("no %s email to seat %s of game %s: %s", "invitation" if invitation
+                 else "game", seat, game_id, answer)
+        return None
+    return info | {"pid": pid, "inviter": inviter}
+
+
+def unsubscribe_url(rt: Runtime, pid: str, scope: str, game_id: str = "", seat: int = 0
+                    ) -> str:
+    """The one-click unsubscribe link of an email (RFC 8058): ``scope`` ``game`` (this
+    game's emails), ``invitations`` (an invitee's: every invitation) or ``digest``."""
+    return rt.url("/unsubscribe/" + rt.links.make_player(
+        "unsubscribe", pid, what=scope, g=game_id, s=seat))
+
+
+def _common(rt: Runtime, game_id: str, seat: int, info: dict, scope: str = "game") -> dict:
+    """What every game email shows: the seat's links, of the seat's current generation."""
+    unsubscribe = unsubscribe_url(rt, info["pid"], scope, game_id, seat)
     return {
         "player": info, "game_id": game_id,
-        "play_url": rt.url(f"/play/{rt.links.make(game_id, seat, 'play')}"),
-        "mute_url": rt.url(f"/mute/{rt.links.make(game_id, seat, 'mute')}"),
-        "my_games_url": players.my_games_url(rt, info.get("email")),
+        "play_url": rt.url("/play/" + seat_token(rt.redis, rt.links, game_id, seat, "play")),
+        "mute_url": unsubscribe, "unsubscribe_url": unsubscribe,
+        "my_games_url": players.my_games_url_of(rt, info["pid"]),
     }
 
 
@@ -124,17 +100,6 @@ def _picture(rt: Runtime, table, seat: int) -> Markup | None:
     return Markup(html)  # noqa: S704 - rendered by our own autoescaping templates
 
 
-def _render(rt: Runtime, name: str, subject: str, to: str, mail_key: str, context: dict,
-            mute_url: str, board: MailPicture | None = None) -> Email:
-    """The email from its two templates; ``board`` (the picture) is shown inline."""
-    context = context | {"board": board}
-    text = rt.emails.get_template(f"email/{name}.txt").render(**context)
-    html = rt.emails.get_template(f"email/{name}.html").render(**context)
-    return Email(to=to, subject=subject, text=text, html=html, key=mail_key,
-                 headers={"List-Unsubscribe": f"<{mute_url}>"},
-                 inline=(board.image,) if board else ())
-
-
 def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool = False,
               which: str = "") -> bool:
     """Email ``seat`` that its turn (begun at ``version``) is waiting; once per turn (a
@@ -145,8 +110,8 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
         return False  # not now (held for the morning) or not at all (seen, digest)
 
     def build() -> Email | None:
-        info = _seat_info(rt, game_id, seat)
-        if not info.get("email") or info.get("muted"):
+        info = recipient(rt, game_id, seat, invitation=version == 1 and not reminder)
+        if info is None:
             return None
         awaiting = rt.redis.hget(key(game_id, "awaiting"), str(seat))
         is_turn = awaiting is not None and json.loads(awaiting)["version"] == version
@@ -163,10 +128,16 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
         table = rt.games.load(game_id)
         deadline = json.loads(awaiting).get("deadline") if awaiting else None
         board = mail_picture(rt.games, table, seat, local_time(deadline, info.get("tz")))
-        ctx = _common(rt, game_id, seat, info) | {
+        invitation = version == 1
+        stranger = invitation and not players.is_verified(rt.redis, info["pid"])
+        ctx = _common(rt, game_id, seat, info, "invitations" if stranger else "game") | {
             "game": table.game, "table": table, "seat": seat, "is_turn": is_turn,
-            "invitation": version == 1, "reminder": reminder,
-            "act_url": rt.url(f"/m/{rt.links.make(game_id, seat, 'act', table.version)}"),
+            "invitation": invitation, "reminder": reminder,
+            "block_url": rt.url("/block/" + rt.links.make_player(
+                "block", info["pid"], by=info["inviter"]))
+            if invitation and info["inviter"] else None,
+            "act_url": rt.url("/m/" + seat_token(rt.redis, rt.links, game_id, seat, "act",
+                                                 table.version)),
             "summary": table.game.summary(table.state, seat),
             "picture": None if board else _picture(rt, table, seat), "names": table.names,
             "deadline": local_time(deadline, info.get("tz")),
@@ -175,14 +146,14 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
         name = table.game.name
         subject = (f"Reminder: your move in {name}" if reminder else
                    f"Your move in {name}" if is_turn else f"You are invited to play {name}")
-        return _render(rt, "turn", subject, info["email"], f"{kind}:{game_id}:{version}:{seat}",
-                       ctx, ctx["mute_url"], board)
+        return render(rt, "turn", subject, info["email"], f"{kind}:{game_id}:{version}:{seat}",
+                      ctx, ctx["unsubscribe_url"], board)
 
     def done() -> None:
         if not reminder:
             notice_done(rt, game_id, f"turn:{version}:{seat}")
 
-    return _send_once(rt, marker, build, done)
+    return send_once(rt, marker, build, done)
 
 
 def send_undo(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
@@ -190,23 +161,22 @@ def send_undo(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
     marker = key(game_id, f"mailed:undo:{version}:{seat}")
 
     def build() -> Email | None:
-        info = _seat_info(rt, game_id, seat)
+        info = recipient(rt, game_id, seat)
         pending = rt.games.pending_undo(game_id, reader=seat)
-        if not info.get("email") or info.get("muted") or not pending \
-                or pending["version"] != version:
+        if info is None or not pending or pending["version"] != version:
             return None  # already settled
         table = rt.games.load(game_id)
         ctx = _common(rt, game_id, seat, info) | {
             "game": table.game, "asker": table.names[pending["seat"]], "names": table.names,
             "move": pending.get("move"), "move_version": pending["to"] + 1}
-        return _render(rt, "undo", f"{ctx['asker']} asks to take back a move in "
+        return render(rt, "undo", f"{ctx['asker']} asks to take back a move in "
                        f"{table.game.name}", info["email"], f"undo:{game_id}:{version}:{seat}",
-                       ctx, ctx["mute_url"], mail_picture(rt.games, table, seat))
+                       ctx, ctx["unsubscribe_url"], mail_picture(rt.games, table, seat))
 
     def done() -> None:
         notice_done(rt, game_id, f"undo:{version}:{seat}")
 
-    return _send_once(rt, marker, build, done)
+    return send_once(rt, marker, build, done)
 
 
 def vote_time(rt: Runtime) -> datetime:
@@ -222,10 +192,10 @@ def send_vote(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
     marker = key(game_id, f"mailed:vote:{version}:{seat}")
 
     def build() -> Email | None:
-        info = _seat_info(rt, game_id, seat)
+        info = recipient(rt, game_id, seat)
         table = rt.games.load(game_id)
         vote = rt.games.latest_vote(game_id)
-        if not info.get("email") or info.get("muted") or table.ended or vote is None \
+        if info is None or table.ended or vote is None \
                 or vote.version != version or seat in vote.answers \
                 or vote.status(vote_time(rt)) != "open":
             return None  # already settled (or answered)
@@ -235,14 +205,14 @@ def send_vote(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
             "needed": votes.needed(vote.kind, len(table.names)),
             "expires": local_time(vote.expires, info.get("tz"))}
         verb = "abandon" if vote.kind == "abandon" else "end early"
-        return _render(rt, "vote", f"{ctx['proposer']} proposes to {verb} "
+        return render(rt, "vote", f"{ctx['proposer']} proposes to {verb} "
                        f"{table.game.name}", info["email"], f"vote:{game_id}:{version}:{seat}",
-                       ctx, ctx["mute_url"])
+                       ctx, ctx["unsubscribe_url"])
 
     def done() -> None:
         notice_done(rt, game_id, f"vote:{version}:{seat}")
 
-    return _send_once(rt, marker, build, done)
+    return send_once(rt, marker, build, done)
 
 
 def timed_out_marker(game_id: str, version: int, late: int, seat: int) -> str:
@@ -255,18 +225,18 @@ def send_timed_out(rt: Runtime, game_id: str, version: int, late: int, seat: int
     marker = timed_out_marker(game_id, version, late, seat)
 
     def build() -> Email | None:
-        info = _seat_info(rt, game_id, seat)
-        if not info.get("email") or info.get("muted"):
+        info = recipient(rt, game_id, seat)
+        if info is None:
             return None
         table = rt.games.load(game_id)
         ctx = _common(rt, game_id, seat, info) | {
             "game": table.game, "late": table.names[late], "is_late": late == seat}
         subject = (f"Your deadline passed in {table.game.name}" if late == seat else
                    f"{table.names[late]} missed the deadline in {table.game.name}")
-        return _render(rt, "timeout", subject, info["email"],
-                       f"timeout:{game_id}:{version}:{late}:{seat}", ctx, ctx["mute_url"])
+        return render(rt, "timeout", subject, info["email"],
+                       f"timeout:{game_id}:{version}:{late}:{seat}", ctx, ctx["unsubscribe_url"])
 
-    return _send_once(rt, marker, build, lambda: None)
+    return send_once(rt, marker, build, lambda: None)
 
 
 def send_ended(rt: Runtime, game_id: str, seat: int) -> bool:
@@ -274,8 +244,8 @@ def send_ended(rt: Runtime, game_id: str, seat: int) -> bool:
     marker = key(game_id, f"mailed:ended:{seat}")
 
     def build() -> Email | None:
-        info = _seat_info(rt, game_id, seat)
-        if not info.get("email") or info.get("muted"):
+        info = recipient(rt, game_id, seat)
+        if info is None:
             return None
         table = rt.games.load(game_id)
         ctx = _common(rt, game_id, seat, info) | {
@@ -284,8 +254,8 @@ def send_ended(rt: Runtime, game_id: str, seat: int) -> bool:
             "ended_line": votes.ended_line(table.outcome() or {}, table.names),
             "summary": table.game.summary(table.state, seat),
         }
-        return _render(rt, "ended", f"Game over: {table.game.name}", info["email"],
-                       f"ended:{game_id}:{seat}", ctx, ctx["mute_url"],
+        return render(rt, "ended", f"Game over: {table.game.name}", info["email"],
+                       f"ended:{game_id}:{seat}", ctx, ctx["unsubscribe_url"],
                        mail_picture(rt.games, table, seat))
 
     def done() -> None:
@@ -293,4 +263,4 @@ def send_ended(rt: Runtime, game_id: str, seat: int) -> bool:
             if ident.startswith("ended:") and ident.endswith(f":{seat}"):
                 notice_done(rt, game_id, ident)
 
-    return _send_once(rt, marker, build, done)
+    return send_once(rt, marker, build, done)

@@ -1,49 +1,141 @@
-"""Players across games, identified by email address: the "my games" index, their
-settings (quiet hours, time zone, daily digest) and their "me" link generation.
+"""Players: the person behind an email address, across every game they sit in.
 
-Every key is per player, ``rp:player:<sha256(address)>:...`` (the address itself is
-never a key, nor in a link): ``games`` (hash: game id -> JSON list of the player's seats
-in it), ``prefs`` (hash of settings) and ``me-gen`` (the generation of the my-games link;
-revoking bumps it, so every link made before is refused at once).  The keys of one player
-share the hash tag ``{p:<sha>}`` so that a Redis Cluster keeps them in one slot; no key
-here is written on every append (the index is written when a game is first projected).
+A player is an opaque random id (``pid``), never derived from the address, so no link
+that names a player says anything about their address.  The keys:
 
-The index is a read model: :func:`index_game` is idempotent (``HSET`` of the same value),
-and :func:`rebuild` writes it again for every game from the games' ``seats`` records.
+- ``rp:address:{a:<sha256 of the address>}`` -> pid: the one way from an address to its
+  player (written once, ``SET NX``: two first sightings at once agree on one id);
+- ``rp:player:{p:<pid>}:account`` (hash): ``address``, ``created`` and ``verified`` (the
+  unix time the address was first proven: a sign-in by a mailed link, or an action
+  taken through a link mailed to it);
+- ``...:games`` (hash: game id -> JSON list of the player's seats in it), the "my games"
+  index, a read model written when a game is first projected (:func:`index_game`) and
+  rebuilt by :func:`rebuild`;
+- ``...:prefs`` (hash): the player's settings (quiet hours, time zone, digest, language,
+  forced moves, notification channels), written only by the player (a signed-in session
+  or a link mailed to their address; see service.mygames and service.api);
+- ``...:me-gen``: the player's *generation*.  Every session and my-games link carries it;
+  :func:`sign_out_everywhere` raises it and every seat generation of the player's games
+  (worker.links), so every link, token and session made before is refused at once.
+
+The keys of one player share the hash tag ``{p:<pid>}`` (one Redis Cluster slot).  Players
+from before ids were random were keyed by the address's SHA-256; :func:`player_id`
+carries their settings and index over the first time it meets the address again.
+
+This module is imported by the web, the lobby and the worker and imports none of them.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime
+import secrets
+import time
 from typing import Any
 
-from events.clocks import ClockFold, span
 from events.store import key
-from worker.links import LinkError, Links, raise_generation
+from worker.links import LinkError, Links, raise_generation, raise_seat_generation
 
 DEFAULT_QUIET = (22, 8)  # local hours: quiet from 22:00 until 08:00
-PREF_FIELDS = ("quiet", "tz", "digest")
+LANGUAGES = ("en", "de")  # what a player may choose (rendering: see the languages issue)
+MAX_CHANNELS = 5  # notification URLs per player
 
 
-def player_id(address: str) -> str:
-    """The stable, address-free id of a player: SHA-256 of the trimmed, lower-case address."""
-    return hashlib.sha256(address.strip().lower().encode("utf-8")).hexdigest()
+def normalize(address: str) -> str:
+    """An address as the service compares it: trimmed, lower case."""
+    return address.strip().lower()
+
+
+def legacy_id(address: str) -> str:
+    """The id players had before ids were random: SHA-256 of the normalised address (it
+    appears only in old keys, never in a link made today)."""
+    return hashlib.sha256(normalize(address).encode("utf-8")).hexdigest()
+
+
+def address_key(address: str) -> str:
+    return f"rp:address:{{a:{legacy_id(address)}}}"
 
 
 def pkey(pid: str, name: str) -> str:
-    """A per-player key, e.g. ``rp:player:{p:<sha>}:games``."""
+    """A per-player key, e.g. ``rp:player:{p:<pid>}:games``."""
     return f"rp:player:{{p:{pid}}}:{name}"
 
 
+# -- identity ----------------------------------------------------------------------------
+def lookup(client, address: str) -> str | None:
+    """The player of ``address``, if the service has met it (nothing is written)."""
+    return client.get(address_key(address)) if address and address.strip() else None
+
+
+def player_id(client, address: str) -> str:
+    """The player of ``address``, made on first sight (an unverified player: an invitee).
+
+    The account is written before the address points to it, so an address never leads
+    to a player without one; a loser of a race leaves an unused account (deleted)."""
+    found = lookup(client, address)
+    if found:
+        return found
+    pid = secrets.token_urlsafe(15)
+    client.hset(pkey(pid, "account"), mapping={"address": address.strip(),
+                                               "created": f"{time.time():.0f}"})
+    if not client.set(address_key(address), pid, nx=True):
+        client.delete(pkey(pid, "account"))
+        return client.get(address_key(address))
+    _adopt_legacy(client, address, pid)
+    return pid
+
+
+def _adopt_legacy(client, address: str, pid: str) -> None:
+    """Carry a player's settings and index from their address-derived id to ``pid``."""
+    old = legacy_id(address)
+    for name in ("prefs", "games"):
+        found = client.hgetall(pkey(old, name))
+        if found:
+            client.hset(pkey(pid, name), mapping=found)
+    if client.srem(DIGEST_PLAYERS, old):
+        client.sadd(DIGEST_PLAYERS, pid)
+
+
+DIGEST_PLAYERS = "rp:digest:players"  # set of player ids who take the daily digest
+
+
+def account(client, pid: str) -> dict[str, Any]:
+    """``address``, ``created`` and ``verified`` (unix times; verified 0: never)."""
+    raw = client.hgetall(pkey(pid, "account"))
+    return {"address": raw.get("address") or None,
+            "created": float(raw.get("created") or 0),
+            "verified": float(raw.get("verified") or 0)}
+
+
+def address_of(client, pid: str) -> str | None:
+    return client.hget(pkey(pid, "account"), "address") or None
+
+
+def is_verified(client, pid: str) -> bool:
+    return bool(client.hget(pkey(pid, "account"), "verified"))
+
+
+def verify(client, pid: str, at: float | None = None) -> None:
+    """The address is proven (signed in, or acted through a link mailed to it)."""
+    client.hsetnx(pkey(pid, "account"), "verified", f"{at or time.time():.0f}")
+
+
+def seat_player(client, info: dict[str, Any]) -> str | None:
+    """The player holding a seat (its ``seats`` record entry); None for a seat with no
+    address.  Games from before the seat carried its player resolve the address."""
+    if info.get("player"):
+        return info["player"]
+    return player_id(client, info["email"]) if info.get("email") else None
+
+
 # -- the games index ---------------------------------------------------------------------
-def seats_by_player(seats: list[dict[str, Any]]) -> dict[str, list[int]]:
+def seats_by_player(client, seats: list[dict[str, Any]]) -> dict[str, list[int]]:
     """Player id -> their seats in one game (a player may hold several seats)."""
     out: dict[str, list[int]] = {}
     for entry in seats or []:
-        if entry.get("email"):
-            out.setdefault(player_id(entry["email"]), []).append(int(entry["seat"]))
+        pid = seat_player(client, entry)
+        if pid:
+            out.setdefault(pid, []).append(int(entry["seat"]))
     return out
 
 
@@ -53,7 +145,7 @@ def index_game(client, game_id: str, seats: list[dict[str, Any]] | None = None) 
     if seats is None:
         raw = client.get(key(game_id, "seats"))
         seats = json.loads(raw) if raw else []
-    found = seats_by_player(seats)
+    found = seats_by_player(client, seats)
     if not found:
         return 0
     pipe = client.pipeline(transaction=False)
@@ -85,10 +177,11 @@ def rebuild(client, store) -> int:
 # -- settings ----------------------------------------------------------------------------
 def prefs(client, pid: str) -> dict[str, Any]:
     """The player's settings, with defaults: ``quiet`` (start, end) local hours or None
-    for off, ``tz`` (None: each game's seat time zone), ``digest`` (local hour or None)
-    and ``digest_since`` (unix time it was turned on: no digest is due before)."""
-    raw = client.hgetall(pkey(pid, "prefs"))
-    return parse_prefs(raw)
+    for off, ``chosen`` (they set their quiet hours), ``tz`` (None: each game's seat
+    time zone), ``digest`` (local hour or None), ``digest_since`` (unix time it was
+    turned on: no digest is due before), ``language``, ``forced`` (the default of
+    "play my only move for me") and ``channels`` (Apprise URLs)."""
+    return parse_prefs(client.hgetall(pkey(pid, "prefs")))
 
 
 def parse_prefs(raw: dict[str, str]) -> dict[str, Any]:
@@ -98,38 +191,61 @@ def parse_prefs(raw: dict[str, str]) -> dict[str, Any]:
     if text == "off":
         quiet = None
     elif text:
-        try:
-            start, end = (int(x) for x in text.split("-", 1))
-            if 0 <= start <= 23 and 0 <= end <= 23 and start != end:
-                quiet = (start, end)
-        except ValueError:
-            pass
+        parsed = parse_quiet(text)
+        if parsed:
+            quiet = parsed
     digest = raw.get("digest")
     try:
         since = float(raw.get("digest_since") or 0)
     except ValueError:
         since = 0.0
-    return {"quiet": quiet, "tz": raw.get("tz") or None,
+    try:
+        channels = [c for c in json.loads(raw.get("channels") or "[]") if isinstance(c, str)]
+    except (ValueError, TypeError):
+        channels = []
+    language = raw.get("language")
+    return {"quiet": quiet, "chosen": bool(text), "tz": raw.get("tz") or None,
             "digest": int(digest) if digest and digest.isdigit() and int(digest) < 24 else None,
-            "digest_since": since}
+            "digest_since": since,
+            "language": language if language in LANGUAGES else None,
+            "forced": raw.get("forced") != "off", "channels": channels}
 
 
-def save_prefs(client, pid: str, *, quiet: tuple[int, int] | None | str = "keep",
-               tz: str | None = None, digest: int | None | str = "keep",
-               since: float | None = None) -> None:
+def parse_quiet(text: str) -> tuple[int, int] | None:
+    """``"22-8"`` as (22, 8); None unless two different whole hours 0-23."""
+    try:
+        start, end = (int(x) for x in text.replace("–", "-").split("-", 1))
+    except ValueError:
+        return None
+    return (start, end) if 0 <= start <= 23 and 0 <= end <= 23 and start != end else None
+
+
+KEEP = "keep"
+
+
+def save_prefs(client, pid: str, *, quiet: tuple[int, int] | None | str = KEEP,
+               tz: str | None = None, digest: int | None | str = KEEP,
+               since: float | None = None, language: str | None = KEEP,
+               forced: bool | str = KEEP, channels: list[str] | str = KEEP) -> None:
     """Change some settings (``"keep"`` leaves one as it is)."""
     mapping: dict[str, str] = {} if since is None else {"digest_since": f"{since:.0f}"}
-    if quiet != "keep":
+    if quiet != KEEP:
         mapping["quiet"] = "off" if quiet is None else f"{quiet[0]}-{quiet[1]}"
     if tz:
         mapping["tz"] = tz
-    if digest != "keep":
+    if digest != KEEP:
         mapping["digest"] = "" if digest is None else str(digest)
+    if language != KEEP:
+        mapping["language"] = language or ""
+    if forced != KEEP:
+        mapping["forced"] = "on" if forced else "off"
+    if channels != KEEP:
+        mapping["channels"] = json.dumps(list(channels))
     if mapping:
         client.hset(pkey(pid, "prefs"), mapping=mapping)
 
 
-# -- the my-games link -------------------------------------------------------------------
+# -- the player's generation: my-games links, sessions, every seat's links ---------------
 def me_generation(client, pid: str) -> int:
     value = client.get(pkey(pid, "me-gen"))
     return int(value) if value is not None else 0
@@ -140,12 +256,15 @@ def me_token(client, links: Links, pid: str) -> str:
     return links.make_me(pid, me_generation(client, pid))
 
 
+REVOKED = ("This link was revoked: you signed out everywhere, or asked for new links. "
+           "Sign in with your email address to get fresh ones.")
+
+
 def check_me(client, links: Links, token: str) -> str:
     """The player id a my-games token stands for; LinkError if bad or revoked."""
     pid, generation = links.check_me(token)
     if generation != me_generation(client, pid):
-        raise LinkError("This link was revoked. The newest email from Ravenpost carries "
-                        "the current one.", 403)
+        raise LinkError(REVOKED, 403, revoked=True)
     return pid
 
 
@@ -153,89 +272,24 @@ def my_games_url(rt, address: str | None) -> str | None:
     """The player's my-games page as an absolute link (None without an address)."""
     if not address:
         return None
-    return rt.url(f"/me/{me_token(rt.redis, rt.links, player_id(address))}")
+    return my_games_url_of(rt, player_id(rt.redis, address))
 
 
-def revoke_me(client, links: Links, pid: str) -> str:
-    """Revoke every my-games link of the player at once; a token of the new generation."""
+def my_games_url_of(rt, pid: str) -> str:
+    return rt.url(f"/me/{me_token(rt.redis, rt.links, pid)}")
+
+
+def sign_out_everywhere(client, links: Links, pid: str) -> str:
+    """Refuse every link, token and session the player holds, at once: the player's
+    generation is raised (my-games links, sessions) and so is the generation of each of
+    their seats (play, move and mute links, API tokens).  A my-games token of the new
+    generation.  Run twice (a lost reply), it raises each generation once."""
     generation = raise_generation(client, pkey(pid, "me-gen"), "",
                                   me_generation(client, pid) + 1)
+    for game_id, seats in games_of(client, pid).items():
+        for seat in seats:
+            raise_seat_generation(client, game_id, seat)
     return links.make_me(pid, generation)
 
 
-# -- the listing (my-games page and digest) ----------------------------------------------
-MAX_LISTED = 200  # games on one page or digest, most urgent first
-
-
-def local_time(iso: str | None, tz: str | None) -> str | None:
-    """An ISO time as the player reads it in their zone ("Monday 30 November, 18:00 CET")."""
-    if not iso:
-        return None
-    from worker.quiet import zone
-    return datetime.fromisoformat(iso).astimezone(zone(tz)).strftime("%A %d %B %Y, %H:%M %Z")
-
-
-def listing(rt, pid: str, tz: str | None = None) -> list[dict[str, Any]]:
-    """The player's games, most urgent first: their turn (nearest deadline first; no
-    deadline after those), then the others' turns, then finished games (each group's
-    ties: latest activity first).  Each row: ``game_id``, ``name``, ``names``, ``seats`` (theirs),
-    ``waiting_for`` (names), ``your_turn``, ``deadline`` (ISO) and ``deadline_text`` (in
-    ``tz``, else the seat's zone), ``clock`` (what else the turn's read model holds),
-    ``ended``, ``play_url``, ``updated``."""
-    from worker.timeouts import CLOCK_KEY  # timeouts' own read model
-
-    index = games_of(rt.redis, pid)
-    ids = list(index)
-    pipe = rt.redis.pipeline(transaction=False)
-    for game_id in ids:
-        pipe.get(key(game_id, "summary"))
-        pipe.hgetall(key(game_id, "awaiting"))
-        pipe.get(key(game_id, "seats"))
-        pipe.get(key(game_id, CLOCK_KEY))
-    replies = pipe.execute()
-    now = rt.now().timestamp()
-    rows = []
-    for i, game_id in enumerate(ids):
-        summary_raw, awaiting_raw, seats_raw, clock_raw = replies[4 * i:4 * i + 4]
-        if not summary_raw:
-            continue  # not projected yet (or gone)
-        summary = json.loads(summary_raw)
-        seats = json.loads(seats_raw) if seats_raw else []
-        mine = index[game_id]
-        awaiting = {int(s): json.loads(v) for s, v in awaiting_raw.items()}
-        turns = [awaiting[s] for s in mine if s in awaiting and not summary["ended"]]
-        deadlines = sorted(t["deadline"] for t in turns if t.get("deadline"))
-        seat_tz = next((seats[s].get("tz") for s in mine if s < len(seats)), None)
-        clock = {k: v for t in turns for k, v in t.items() if k not in ("version", "deadline")}
-        names = summary.get("names") or []
-        rows.append({
-            "game_id": game_id, "name": summary.get("name", game_id), "names": names,
-            "seats": mine, "your_names": [names[s] for s in mine if s < len(names)],
-            "waiting_for": [names[s] for s in summary.get("to_act", []) if s < len(names)],
-            "your_turn": bool(turns), "deadline": deadlines[0] if deadlines else None,
-            "deadline_text": local_time(deadlines[0], tz or seat_tz) if deadlines else None,
-            "since": min((t["version"] for t in turns), default=None), "clock": clock,
-            "ended": bool(summary["ended"]), "updated": summary.get("updated", ""),
-            "play_url": rt.url(f"/play/{rt.links.make(game_id, mine[0], 'play')}"),
-            **(clock_row(json.loads(clock_raw), mine, now)
-               if clock_raw and not summary["ended"] else {}),
-        })
-    rows.sort(key=lambda r: r["updated"], reverse=True)  # within a group: latest first
-    rows.sort(key=lambda r: (0 if r["your_turn"] else 2 if r["ended"] else 1,
-                             r["deadline"] or "~" if r["your_turn"] else ""))
-    return rows[:MAX_LISTED]
-
-
-def clock_row(state: dict[str, Any], seats: list[int], now: float) -> dict[str, Any]:
-    """What the listing shows of the player's clock in a game (from the clocks read
-    model): ``out_of_time`` (a seat of theirs timed out on its turn) and, for a banked
-    clock, ``bank_text``, the time left on it (running or not)."""
-    clocks = ClockFold(state)
-    if clocks.kind == "none" or not clocks.s["seats"]:
-        return {}
-    mine = [clocks.seat_clock(s, now) for s in seats if s < len(clocks.s["seats"])]
-    out: dict[str, Any] = {"out_of_time": any(c.timed_out for c in mine)}
-    if clocks.kind == "bank" and mine:
-        left = clocks.seconds_left(now)
-        out["bank_text"] = span(min(left[c.seat] for c in mine))
-    return out
+revoke_me = sign_out_everywhere  # the my-games page's "revoke" is the same promise

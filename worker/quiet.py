@@ -138,8 +138,7 @@ def default_quiet(config: dict) -> tuple[int, int] | None:
     text = str(config.get("QUIET_HOURS") or "22-8")
     if text == "off":
         return None
-    parsed = players.parse_prefs({"quiet": text})["quiet"]
-    return parsed
+    return players.parse_quiet(text) or players.DEFAULT_QUIET
 
 
 def quiet_until(at: datetime, tz: str | None, quiet: tuple[int, int] | None) -> datetime | None:
@@ -161,15 +160,21 @@ def quiet_until(at: datetime, tz: str | None, quiet: tuple[int, int] | None) -> 
     return datetime.combine(day, time(end), tzinfo=where).astimezone(UTC)
 
 
-def player_quiet(prefs: dict, config: dict) -> tuple[int, int] | None:
-    """A player's quiet hours: their own choice if they made one, else the default."""
-    return prefs["quiet"] if prefs.get("chosen") else default_quiet(config)
+def player_quiet(prefs: dict, config: dict, seat: dict | None = None
+                 ) -> tuple[int, int] | None:
+    """A player's quiet hours: their own choice if they made one, else the ones the
+    game's creator gave this seat (that game only), else the default."""
+    if prefs.get("chosen"):
+        return prefs["quiet"]
+    given = (seat or {}).get("quiet")
+    if given:
+        return None if given == "off" else players.parse_quiet(given) or default_quiet(config)
+    return default_quiet(config)
 
 
 def read_prefs(client, pid: str) -> dict:
     """The player's settings, with ``chosen`` true if they set their quiet hours."""
-    raw = client.hgetall(players.pkey(pid, "prefs"))
-    return players.parse_prefs(raw) | {"chosen": bool(raw.get("quiet"))}
+    return players.prefs(client, pid)
 
 
 # -- the send path -----------------------------------------------------------------------
@@ -194,11 +199,12 @@ def intercept(rt: Runtime, game_id: str, version: int, seat: int, kind: str,
     if kind == "remind" and seen_recently(seen_raw, at):
         _settle(rt, game_id, version, seat, kind, marker)
         return True
-    prefs = read_prefs(rt.redis, players.player_id(info["email"]))
+    prefs = read_prefs(rt.redis, players.seat_player(rt.redis, info))
     if kind == "turn" and version != 1 and prefs["digest"] is not None:
         _settle(rt, game_id, version, seat, kind, marker)  # the daily digest lists it
         return True
-    until = quiet_until(at, prefs["tz"] or info.get("tz"), player_quiet(prefs, rt.config))
+    until = quiet_until(at, prefs["tz"] or info.get("tz"),
+                        player_quiet(prefs, rt.config, info))
     if until is None:
         return False
     hold(rt, game_id, version, seat, kind, until, at)
@@ -207,8 +213,8 @@ def intercept(rt: Runtime, game_id: str, version: int, seat: int, kind: str,
 
 def _settle(rt: Runtime, game_id: str, version: int, seat: int, kind: str,
             marker: str) -> None:
-    from worker.notify import MARKER_SECONDS
     from worker.projection import notice_done
+    from worker.sending import MARKER_SECONDS
     rt.redis.set(marker, SKIPPED, ex=MARKER_SECONDS, nx=True)
     if kind == "turn":
         notice_done(rt, game_id, f"turn:{version}:{seat}")

@@ -20,7 +20,7 @@ def test_my_games_and_the_settings_fit_a_390_px_phone(live, phone, shots):
             {"name": "Bo", "email": "bo@example.com"}], {"target": 30})
         rt.store.put_json(table.game_id, "settings", {"deadline_hours": 30})
         jobs.project(table.game_id)
-    me = players.me_token(rt.redis, rt.links, players.player_id("ada@example.com"))
+    me = players.me_token(rt.redis, rt.links, players.player_id(rt.redis, "ada@example.com"))
     for path in (f"/me/{me}", f"/play/{rt.links.make(table.game_id, 0, 'play')}"):
         phone.goto(base + path)
         width = phone.evaluate("document.documentElement.scrollWidth")

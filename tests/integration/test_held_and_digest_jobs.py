@@ -52,7 +52,7 @@ def test_a_digest_is_an_rq_scheduled_job_per_player_and_day(rq_rt):
     gid = rt.games.create("test-race", PLAYERS, {"target": 40}).game_id
     rt.enqueuer.enqueue(jobs.project, gid, job_id=f"project:{gid}:1")
     worker.work(burst=True)
-    pid = players.player_id("ada@example.com")
+    pid = players.player_id(rt.redis, "ada@example.com")
     digest.set_digest(rt, pid, 9)
     job_id = f"digest-{pid}-2026-06-02"
     assert rt.enqueuer.status(job_id) == "scheduled"

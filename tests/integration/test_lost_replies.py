@@ -176,7 +176,7 @@ def test_a_token_revocation_whose_reply_was_lost_revokes_once(lossy, lossy_app, 
 def test_a_my_games_revocation_whose_reply_was_lost_revokes_once(lossy, lossy_app,
                                                                  resend):
     rt = lossy_app.extensions["ravenpost"]
-    pid = players.player_id("ada@example.com")
+    pid = players.player_id(rt.redis, "ada@example.com")
     old = players.me_token(rt.redis, rt.links, pid)
     lossy.arm(lambda c: "me-gen" in c and not c.startswith("GET"))
     try:

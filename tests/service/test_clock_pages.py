@@ -65,7 +65,7 @@ def test_the_game_page_shows_the_clocks_and_who_is_away(client, rt):
 def test_a_vacation_refused_on_the_page_says_why(client, rt):
     gid = _game_with_clock(client, rt)
     ada = "/play/" + rt.links.make(gid, 0, "play")
-    until = (START + timedelta(days=9)).strftime("%Y-%m-%dT%H:%M")
+    until = (START + timedelta(days=40)).strftime("%Y-%m-%dT%H:%M")
     reply = client.post(ada + "/vacation", data={
         "csrf_token": csrf(client, ada), "from": "2030-01-08T10:00", "until": until})
     assert reply.status_code == 422

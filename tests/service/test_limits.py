@@ -31,6 +31,9 @@ def csrf(client) -> str:
 
 
 def lobby_form(client, *emails: str, address: str = "203.0.113.7"):
+    """The lobby form sent by a signed-in organiser from ``address``."""
+    from tests.support import ORGANISER, sign_in
+    sign_in(client, ORGANISER)
     data = {"csrf_token": csrf(client), "game": "test-race"}
     for i, email in enumerate(emails):
         data |= {f"name{i}": f"Player {i}", f"email{i}": email}
@@ -98,7 +101,9 @@ def test_quota_counts_live_in_redis_and_expire(low_limits, fake_redis):
     client.post("/api/v1/games", json=GAME, headers=bearer(tokens[0]))
     lobby_form(client, "ada@example.com")
     counters = [k for k in fake_redis.scan_iter("LIMITS:*")]
-    assert len(counters) == 3  # one creator, one client address, one invitee
+    # two creators (people: the lobby's organiser, the API token's player), one client
+    # address, one invitee
+    assert len(counters) == 4
     assert all(0 < fake_redis.ttl(k) <= 24 * 3600 for k in counters)
 
 
@@ -130,6 +135,8 @@ def test_only_games_actually_started_count_against_an_address(low_limits):
 def test_x_forwarded_for_decides_the_address_only_behind_trusted_proxies(low_limits,
                                                                         fake_redis):
     def from_behind(client, email: str, forwarded_for: str):
+        from tests.support import ORGANISER, sign_in
+        sign_in(client, ORGANISER)
         data = {"csrf_token": csrf(client), "game": "test-race", "name0": "P",
                 "email0": email}
         return client.post("/games", data=data, headers={"X-Forwarded-For": forwarded_for},
@@ -140,7 +147,7 @@ def test_x_forwarded_for_decides_the_address_only_behind_trusted_proxies(low_lim
     assert from_behind(direct, "b@example.com", "192.0.2.2").status_code == 429  # spoofed
     fake_redis.flushdb()
     proxied = low_limits(LOBBY_LIMIT_PER_CLIENT="1 per hour",
-                         TRUSTED_PROXIES=1).test_client()
+                         TRUSTED_PROXIES=1, TRUSTED_PROXY_ADDRESSES="10.0.0.1").test_client()
     assert from_behind(proxied, "a@example.com", "192.0.2.1").status_code == 302
     assert from_behind(proxied, "b@example.com", "192.0.2.2").status_code == 302
     assert from_behind(proxied, "c@example.com", "192.0.2.1").status_code == 429

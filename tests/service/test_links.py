@@ -202,6 +202,10 @@ def test_a_revoked_token_is_refused_at_once_and_the_new_one_works(client, rt, ga
         "move": {"type": "ante", "amount": 1}, "expected_version": 1}).status_code == 401
     assert rt.store.version(game) == 1
     assert client.get(f"/api/v1/games/{game}", headers=bearer(new)).status_code == 200
+    assert client.get(url).status_code == 403  # the seat's old page link went with it
+    from worker.links import seat_token
+    url = "/play/" + seat_token(rt.redis, rt.links, game, 0, "play")
+    assert url in rotated.get_data(as_text=True)  # the page shows its new address
     shown = client.post(url + "/api-token", data={"csrf_token": token})
     [again] = valid_api_tokens(rt, shown.get_data(as_text=True))
     assert client.get(f"/api/v1/games/{game}", headers=bearer(again)).status_code == 200

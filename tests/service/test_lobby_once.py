@@ -64,6 +64,8 @@ def test_a_copy_does_not_count_against_the_addresss_allowance(fake_redis):
                       "SECRET_KEY": "test-secret", "ADMIN_TOKEN": ADMIN,
                       "BASE_URL": "http://localhost", "LOBBY_LIMIT_PER_CLIENT": "2/hour"})
     client = app.test_client()
+    from tests.support import ORGANISER, sign_in
+    sign_in(client, ORGANISER)
     form = filled(the_form(client))
     assert [client.post("/games", data=form).status_code for _ in range(4)] == \
         [302, 303, 303, 303]

@@ -35,7 +35,7 @@ def play(rt, game_id, seat, move):
 
 
 def me_url(rt, address=ADA):
-    return f"/me/{players.me_token(rt.redis, rt.links, players.player_id(address))}"
+    return f"/me/{players.me_token(rt.redis, rt.links, players.player_id(rt.redis, address))}"
 
 
 def listed(client, url):
@@ -104,7 +104,7 @@ def test_settings_are_saved_from_the_page_form(client, rt):
         "csrf_token": csrf(client, url), "quiet": "on", "quiet_start": "23",
         "quiet_end": "7", "tz": "Europe/Paris", "digest": "9"})
     assert reply.status_code == 303
-    prefs = players.prefs(rt.redis, players.player_id(ADA))
+    prefs = players.prefs(rt.redis, players.player_id(rt.redis, ADA))
     assert (prefs["quiet"], prefs["tz"], prefs["digest"]) == ((23, 7), "Europe/Paris", 9)
 
 
@@ -117,7 +117,7 @@ def test_bad_settings_are_a_clear_400_and_change_nothing(client, rt):
         reply = client.post(f"{url}/settings", data={"csrf_token": csrf(client, url)} | bad)
         assert reply.status_code == 400
         assert "Traceback" not in reply.get_data(as_text=True)
-    assert rt.redis.exists(players.pkey(players.player_id(ADA), "prefs")) == 0
+    assert rt.redis.exists(players.pkey(players.player_id(rt.redis, ADA), "prefs")) == 0
 
 
 def test_the_forms_need_the_csrf_token(client, rt):
@@ -139,7 +139,7 @@ def test_the_personal_page_sets_forced_moves_for_its_seat_and_links_my_games(cli
     assert reply.status_code == 303
     assert not forced.is_on(rt.redis, game_id, 1)  # the box was left unticked
     assert forced.is_on(rt.redis, game_id, 0)
-    assert players.prefs(rt.redis, players.player_id("bo@example.com"))["quiet"] == (21, 9)
+    assert players.prefs(rt.redis, players.player_id(rt.redis, "bo@example.com"))["quiet"] == (21, 9)
 
 
 def test_a_get_of_the_page_changes_no_game_state(client, rt):
@@ -152,7 +152,7 @@ def test_a_get_of_the_page_changes_no_game_state(client, rt):
 
 def test_the_index_is_a_read_model_rebuilt_idempotently(rt):
     first, second = make_game(rt), make_game(rt)
-    pid = players.player_id(ADA)
+    pid = players.player_id(rt.redis, ADA)
     before = players.games_of(rt.redis, pid)
     assert set(before) == {first, second}
     rt.redis.delete(players.pkey(pid, "games"))
@@ -163,7 +163,7 @@ def test_the_index_is_a_read_model_rebuilt_idempotently(rt):
 
 def test_the_address_is_matched_whatever_its_case_and_never_stored_as_a_key(rt):
     make_game(rt, players_=[{"name": "Ada", "email": "Ada@Example.com "}])
-    assert players.games_of(rt.redis, players.player_id("ada@example.com"))
+    assert players.games_of(rt.redis, players.player_id(rt.redis, "ada@example.com"))
     assert not [k for k in rt.redis.keys("rp:player:*") if "example" in k]
 
 
@@ -226,11 +226,19 @@ def lobby_form(client, **rows):
     return client.post("/games", data=data | rows)
 
 
-def test_the_lobby_sets_the_quiet_hours_of_players_who_have_not_chosen(client, rt):
-    players.save_prefs(rt.redis, players.player_id("bo@example.com"), quiet=(23, 6))
+def test_the_lobby_sets_quiet_hours_of_its_own_game_only_never_a_players_settings(
+        client, rt):
+    from worker import quiet
+    players.save_prefs(rt.redis, players.player_id(rt.redis, "bo@example.com"), quiet=(23, 6))
     assert lobby_form(client, quiet0="21-7", quiet1="off").status_code == 302
-    assert players.prefs(rt.redis, players.player_id(ADA))["quiet"] == (21, 7)
-    assert players.prefs(rt.redis, players.player_id("bo@example.com"))["quiet"] == (23, 6)
+    ada = players.prefs(rt.redis, players.player_id(rt.redis, ADA))
+    assert not ada["chosen"] and ada["quiet"] == (22, 8)  # Ada's settings: untouched
+    assert players.prefs(rt.redis, players.player_id(rt.redis, "bo@example.com"))["quiet"] == (23, 6)
+    [game_id] = [g for g in players.games_of(rt.redis, players.player_id(rt.redis, ADA))]
+    seats = rt.store.get_json(game_id, "seats")
+    assert quiet.player_quiet(ada, rt.config, seats[0]) == (21, 7)  # in that game
+    bo = players.prefs(rt.redis, players.player_id(rt.redis, "bo@example.com"))
+    assert quiet.player_quiet(bo, rt.config, seats[1]) == (23, 6)  # Bo's own choice wins
 
 
 def test_bad_quiet_hours_in_the_lobby_are_a_400_naming_the_player_and_start_nothing(
@@ -252,4 +260,4 @@ def test_the_admin_command_writes_the_index_of_games_made_before_it(real_redis_u
     gid = GameService(EventStore(real_redis)).create("test-race", PLAYERS, {}).game_id
     result = CliRunner().invoke(main, ["admin", "reindex-players"])
     assert result.exit_code == 0 and "indexed 1 games" in result.output
-    assert players.games_of(real_redis, players.player_id(ADA)) == {gid: [0]}
+    assert players.games_of(real_redis, players.player_id(real_redis, ADA)) == {gid: [0]}

@@ -9,6 +9,8 @@ from datetime import timedelta
 
 import pytest
 
+from worker.mail import MailError
+
 from events.store import key
 from tests.support import PLAYERS
 from worker import jobs, notify, projection
@@ -89,8 +91,8 @@ def test_the_time_out_email_markers_expire_too(rt, game):
 
 def test_a_notice_pending_too_long_is_given_up(rt, game, monkeypatch):
     monkeypatch.setattr(rt.mail, "send", lambda email: (_ for _ in ()).throw(
-        notify.MailError("down", transient=True)))
-    with pytest.raises(notify.MailError):
+        MailError("down", transient=True)))
+    with pytest.raises(MailError):
         project_game(rt, game)
     assert pending_notices(rt)
     later = time.time() + NOTICE_MAX_PENDING.total_seconds() + 60

@@ -29,7 +29,7 @@ def test_creation_invites_every_seat_once_with_a_move_link_for_those_to_act(rt, 
     for player in PLAYERS:
         (mail,) = mails_to(rt, player["email"])
         text = rt.mail.get(mail["id"])["text"]
-        assert "/m/" in text and "/play/" in text and "/mute/" in text
+        assert "/m/" in text and "/play/" in text and "/unsubscribe/" in text
     assert pending_notices(rt) == []
 
 
@@ -291,7 +291,7 @@ def test_a_new_game_reaches_its_players_games_even_if_their_index_fails_once(
     monkeypatch.setattr(players, "index_game", real_index)  # the master is back
     jobs.sweep()
     for player in PLAYERS:
-        assert game in players.games_of(rt.redis, players.player_id(player["email"]))
+        assert game in players.games_of(rt.redis, players.player_id(rt.redis, player["email"]))
         assert len(mails_to(rt, player["email"])) == 1  # the invitation, once
 
 

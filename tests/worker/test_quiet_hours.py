@@ -275,8 +275,8 @@ def test_a_time_out_email_due_in_quiet_hours_is_held_and_sent_once_when_they_end
 def test_a_player_chooses_their_own_quiet_hours_or_none(quiet_rt, clock):
     rt = quiet_rt
     clock.at = datetime(2026, 6, 1, 21, 30, tzinfo=UTC)  # 23:30 Paris, 06:30 Tokyo
-    players.save_prefs(rt.redis, players.player_id(ADA["email"]), quiet=None)
-    players.save_prefs(rt.redis, players.player_id(BO["email"]), quiet=(1, 5))
+    players.save_prefs(rt.redis, players.player_id(rt.redis, ADA["email"]), quiet=None)
+    players.save_prefs(rt.redis, players.player_id(rt.redis, BO["email"]), quiet=(1, 5))
     game_id = new_game(rt)
     jobs.project(game_id)
     assert len(mails_to(rt, ADA["email"])) == 1
