@@ -64,15 +64,41 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture
-def page(browser):
-    return browser.new_page(viewport=DESKTOP)
+ORGANISER = "organiser@example.com"
+
+
+def sign_in(tab, live, address: str = ORGANISER) -> None:
+    """Sign the browser tab in as a person would: ask for a link, open the mail's link
+    (read from the outbox), press the button."""
+    import re
+    tab.goto(live.base + "/sign-in")
+    tab.fill("#sign-in-email", address)
+    tab.click("#sign-in button[type=submit]")
+    tab.wait_for_selector("#check-mail")
+    mail = next(m for m in live.rt.mail.list(limit=50) if address in m["to"])
+    link = re.search(r"(http://\S+/sign-in/\S+)", live.rt.mail.get(mail["id"])["text"])[1]
+    tab.goto(link)
+    tab.click("#sign-in-confirm button[type=submit]")
+    tab.wait_for_url(live.base + "/me")
 
 
 @pytest.fixture
-def phone(browser):
-    return browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                            has_touch=True)
+def page(browser, request):
+    """A desktop tab; signed in as the organiser when a live server runs (the lobby starts
+    games at once for a signed-in player)."""
+    tab = browser.new_page(viewport=DESKTOP)
+    if "live" in request.fixturenames or "live_server" in request.fixturenames:
+        sign_in(tab, request.getfixturevalue("live"))
+    return tab
+
+
+@pytest.fixture
+def phone(browser, request):
+    tab = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                           has_touch=True)
+    if "live" in request.fixturenames or "live_server" in request.fixturenames:
+        sign_in(tab, request.getfixturevalue("live"))
+    return tab
 
 
 @pytest.fixture
