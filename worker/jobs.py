@@ -1,9 +1,16 @@
 """RQ jobs: plain functions with plain arguments; each reloads what it needs.
 
 Job ids are deterministic (``project:<game>``, ``mail:<game>`` on the email queue,
-``notify:<game>:<version>:<seat>``,
+``notify:<game>:<version>:<seat>``, ``channels:<game>:<kind>:<version>:<seat>``,
 ``sweep:<time>``...), and every job is idempotent, so a crash, a retry or a duplicate enqueue
 never sends a second email or corrupts a read model.
+
+Channels (:mod:`worker.channels`): a turn or game-over notice whose seat's player has
+notification URLs gets a job of its own (:func:`notify_channels`, on the email queue),
+recorded as owed (:func:`worker.channels.record`) *before* the email is sent, hence
+before the notice is marked done; the sweep enqueues it again until it has settled.  A
+player without channels costs one HGET per notice (their ``channels`` setting), read in
+one round trip for all of a game's notices, beside the seats record read with them.
 
 Projection is coalesced: one ``project:<game>`` job folds everything new in the game's
 log, so however many moves land while it waits, a game has at most one waiting
@@ -28,7 +35,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from events.store import key
-from worker import digest, due, quiet, timeouts
+from worker import channels, digest, due, quiet, timeouts
 from worker import notify as mail
 from worker.projection import (
     Notice,
@@ -84,7 +91,8 @@ def send_pending(game_id: str) -> int:
     pipe = rt.redis.pipeline(transaction=False)
     pipe.hvals(key(game_id, "pending"))
     pipe.hgetall(key(game_id, "awaiting"))
-    raw, awaiting_raw = pipe.execute()
+    pipe.get(key(game_id, "seats"))  # whose channels to look at: see request_channels
+    raw, awaiting_raw, seats_raw = pipe.execute()
     notices = sorted((Notice(**json.loads(m)) for m in raw),
                      key=lambda n: (n.version, n.kind, n.seat))
     awaiting = {int(s): json.loads(v) for s, v in awaiting_raw.items()}
@@ -93,10 +101,52 @@ def send_pending(game_id: str) -> int:
         # what send_turn would find (its turn is over: nothing to say), without its lease
         rt.redis.hdel(key(game_id, "pending"), *(n.ident for n in passed))
         count_superseded(rt, game_id, len(passed))
-    for notice in notices:
-        if notice not in passed:
-            send_notice(rt, game_id, notice)
+    live = [n for n in notices if n not in passed]
+    wanted = channels.seats_with_channels(
+        rt.redis, seats_raw, {n.seat for n in live if n.kind in channels.KINDS})
+    for notice in live:
+        request_channels(rt, game_id, notice, has_channels=notice.seat in wanted)
+        send_notice(rt, game_id, notice)
     return len(notices)
+
+
+def channel_version(notice: Notice) -> int:
+    """The version a channel notice is named by: its turn's; 0 for the game over, which
+    its email sends once per game as well (``mailed:ended:<seat>``)."""
+    return 0 if notice.kind == "ended" else notice.version
+
+
+def request_channels(rt, game_id: str, notice: Notice,
+                     has_channels: bool | None = None) -> bool:
+    """Owe ``notice`` to the channels of its seat's player and enqueue their job: call
+    it before the notice's email, which marks the notice done.  ``has_channels``: what
+    :func:`worker.channels.seats_with_channels` said of the seat (None: find out here,
+    one GET and one HGET).  Whether the notice is owed to channels."""
+    if notice.kind not in channels.KINDS:
+        return False
+    if has_channels is None:
+        has_channels = notice.seat in channels.seats_with_channels(
+            rt.redis, rt.redis.get(key(game_id, "seats")), {notice.seat})
+    if not has_channels:
+        return False
+    version = channel_version(notice)
+    channels.record(rt, game_id, notice.kind, version, notice.seat)
+    enqueue_channels(rt, game_id, notice.kind, version, notice.seat)
+    return True
+
+
+def enqueue_channels(rt, game_id: str, kind: str, version: int, seat: int) -> None:
+    """The channel job of one notice, by deterministic id, on the email queue."""
+    rt.enqueuer.enqueue(notify_channels, game_id, kind, version, seat,
+                        job_id=f"channels:{game_id}:{kind}:{version}:{seat}",
+                        queue=MAIL_QUEUE_NAME)
+
+
+def notify_channels(game_id: str, kind: str, version: int, seat: int) -> int:
+    """Send notice ``kind`` of ``seat`` to each channel of its player, once each (see
+    :mod:`worker.channels`); a failure of a channel never fails the job (it is counted,
+    and the sweep tries again while tries are left)."""
+    return channels.send_notice(runtime(), game_id, kind, version, seat)
 
 
 def send_notice(rt, game_id: str, notice: Notice) -> None:
@@ -151,8 +201,11 @@ def projection_command(enqueuer, game_id: str) -> tuple | None:
 
 
 def notify(game_id: str, version: int, seat: int) -> bool:
-    """Email ``seat`` about the turn that began at ``version`` (once)."""
-    return mail.send_turn(runtime(), game_id, version, seat)
+    """Email ``seat`` about the turn that began at ``version`` (once), and owe the
+    notice to the seat's channels first (the sweep's path to a notice still pending)."""
+    rt = runtime()
+    request_channels(rt, game_id, Notice("turn", version, seat))
+    return mail.send_turn(rt, game_id, version, seat)
 
 
 def notify_undo(game_id: str, version: int, seat: int) -> bool:
@@ -183,8 +236,10 @@ def send_timeout_notice(rt, game_id: str, version: int, seat: int) -> bool:
 
 
 def notify_end(game_id: str, seat: int) -> bool:
-    """Email ``seat`` the result of a finished game (once)."""
-    return mail.send_ended(runtime(), game_id, seat)
+    """Email ``seat`` the result of a finished game (once), its channels owed it first."""
+    rt = runtime()
+    request_channels(rt, game_id, Notice("ended", 0, seat))
+    return mail.send_ended(rt, game_id, seat)
 
 
 def remind(game_id: str, version: int, seat: int) -> list[str]:
@@ -242,6 +297,8 @@ def sweep() -> int:
             log.exception("sweep: projecting %s failed", game_id)
     for game_id, notice in pending_notices(rt):
         enqueue_notice(rt, game_id, notice)
+    for game_id, kind, version, seat in channels.pending(rt):  # cut off, or tries left
+        enqueue_channels(rt, game_id, kind, version, seat)
     fire_due(rt)  # clocks due, whether or not their scheduled jobs survived
     timeouts.catch_up(rt)  # games waiting since before the due-time index, a few a sweep
     quiet.sweep(rt)  # held emails whose quiet hours are over
