@@ -40,7 +40,7 @@ import ipaddress
 import json
 import logging
 import time
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
 import redis
@@ -246,9 +246,19 @@ def settle(rt: Runtime, game_id: str, kind: str, version: int, seat: int) -> Non
     rt.redis.hdel(key(game_id, PENDING), ident(kind, version, seat))
 
 
-def pending(rt: Runtime) -> list[tuple[str, str, int, int]]:
-    """``(game, kind, version, seat)`` of every channel notice not settled yet; a record
-    older than ``NOTICE_MAX_PENDING`` is given up here (logged)."""
+class Owed(NamedTuple):
+    """A channel notice not settled yet (:func:`pending`); ``since``: when it was owed."""
+
+    game_id: str
+    kind: str
+    version: int
+    seat: int
+    since: float = 0.0
+
+
+def pending(rt: Runtime) -> list[Owed]:
+    """Every channel notice not settled yet; a record older than ``NOTICE_MAX_PENDING``
+    is given up here (logged)."""
     out = []
     oldest = time.time() - NOTICE_MAX_PENDING.total_seconds()
     for game_id in shards.smembers(rt.redis, CHANNEL_GAMES):
@@ -270,7 +280,7 @@ def pending(rt: Runtime) -> list[tuple[str, str, int, int]]:
                           "after %s", name, game_id, NOTICE_MAX_PENDING)
                 settle(rt, game_id, kind, int(version), int(seat))
                 continue
-            out.append((game_id, kind, int(version), int(seat)))
+            out.append(Owed(game_id, kind, int(version), int(seat), since))
     return out
 
 

@@ -135,11 +135,30 @@ def request_channels(rt, game_id: str, notice: Notice,
     return True
 
 
-def enqueue_channels(rt, game_id: str, kind: str, version: int, seat: int) -> None:
-    """The channel job of one notice, by deterministic id, on the email queue."""
-    rt.enqueuer.enqueue(notify_channels, game_id, kind, version, seat,
-                        job_id=f"channels:{game_id}:{kind}:{version}:{seat}",
+CHANNELS_OVERDUE = 30  # seconds a channel notice may stay owed before it looks lost
+
+
+def enqueue_channels(rt, game_id: str, kind: str, version: int, seat: int,
+                     since: float | None = None) -> None:
+    """The channel job of one notice, by deterministic id, on the email queue.
+
+    ``since``: when the notice was owed (the sweep's call).  A job that RQ still calls
+    ``queued`` ``CHANNELS_OVERDUE`` after that is most likely lost, not waiting: a
+    worker listening on two queues takes a job off its queue (LPOP) before it marks it
+    started, and killed in between it leaves the id ``queued`` in no queue, for ever,
+    so enqueueing the same id again would do nothing.  Then a second job goes under an
+    id of its own for this minute (a run too many is harmless: the markers)."""
+    job_id = f"channels:{game_id}:{kind}:{version}:{seat}"
+    rt.enqueuer.enqueue(notify_channels, game_id, kind, version, seat, job_id=job_id,
                         queue=MAIL_QUEUE_NAME)
+    if since is None or rt.rq_redis is None or time.time() - since < CHANNELS_OVERDUE:
+        return
+    if rt.enqueuer.status(job_id.replace(":", "-")) == "queued":
+        log.warning("channel job %s still queued after %.0f s: presumed lost; enqueued "
+                    "again", job_id, time.time() - since)
+        rt.enqueuer.enqueue(notify_channels, game_id, kind, version, seat,
+                            job_id=f"{job_id}:late-{int(time.time() // 60)}",
+                            queue=MAIL_QUEUE_NAME)
 
 
 def notify_channels(game_id: str, kind: str, version: int, seat: int) -> int:
@@ -297,8 +316,8 @@ def sweep() -> int:
             log.exception("sweep: projecting %s failed", game_id)
     for game_id, notice in pending_notices(rt):
         enqueue_notice(rt, game_id, notice)
-    for game_id, kind, version, seat in channels.pending(rt):  # cut off, or tries left
-        enqueue_channels(rt, game_id, kind, version, seat)
+    for owed in channels.pending(rt):  # cut off, lost, or tries left
+        enqueue_channels(rt, owed.game_id, owed.kind, owed.version, owed.seat, owed.since)
     fire_due(rt)  # clocks due, whether or not their scheduled jobs survived
     timeouts.catch_up(rt)  # games waiting since before the due-time index, a few a sweep
     quiet.sweep(rt)  # held emails whose quiet hours are over

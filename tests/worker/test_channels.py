@@ -167,7 +167,7 @@ def test_a_send_cut_off_mid_way_is_sent_again_and_recorded_as_uncertain(rt, ada,
     channels.record(rt, game, "turn", 1, 0)
     rt.redis.set(f"{mark}:lease", "someone-dead", px=50_000)
     jobs.sweep()  # the dead job's lease still holds it
-    assert to("alpha") == [] and channels.pending(rt) == [(game, "turn", 1, 0)]
+    assert to("alpha") == [] and [o[:4] for o in channels.pending(rt)] == [(game, "turn", 1, 0)]
     rt.redis.delete(f"{mark}:lease")  # its lease runs out
     jobs.sweep()
     assert len(to("alpha")) == 1
@@ -288,3 +288,32 @@ def test_channel_ids_are_short_and_stable():
     assert len(channels.channel_id(ALPHA)) == 12
     assert channels.channel_id(ALPHA) != channels.channel_id(BETA)
     assert json.dumps(channels.channel_id(ALPHA)).isascii()
+
+
+def test_a_channel_job_a_killed_worker_left_queued_is_enqueued_again_once_overdue(
+        fake_redis):
+    """A worker killed between taking a job off its queue and starting it leaves the id
+    ``queued`` in no queue: the same id enqueued again would be skipped for ever."""
+    import time
+
+    import fakeredis
+    from rq import Queue
+
+    from tests.support import TEST_DEFAULTS
+    from worker.queue import MAIL_QUEUE_NAME
+    from worker.runtime import Runtime
+
+    rq_redis = fakeredis.FakeRedis()
+    rt = Runtime({**TEST_DEFAULTS, "SECRET_KEY": "s" * 40, "MAIL_BACKEND": "outbox"},
+                 fake_redis, rq_redis=rq_redis)
+    rq_redis.hset("rq:job:channels-g1-turn-3-0", "status", "queued")  # the lost job
+    queue = Queue(MAIL_QUEUE_NAME, connection=rq_redis)
+    jobs.enqueue_channels(rt, "g1", "turn", 3, 0)
+    jobs.enqueue_channels(rt, "g1", "turn", 3, 0, since=time.time() - 5)
+    assert queue.job_ids == []  # "queued": it may well be waiting still
+    jobs.enqueue_channels(rt, "g1", "turn", 3, 0,
+                          since=time.time() - jobs.CHANNELS_OVERDUE - 1)
+    assert [j.rsplit("-", 1)[0] for j in queue.job_ids] == ["channels-g1-turn-3-0-late"]
+    jobs.enqueue_channels(rt, "g1", "turn", 3, 0,
+                          since=time.time() - jobs.CHANNELS_OVERDUE - 1)
+    assert len(queue.job_ids) == 1  # one a minute, not one a sweep
