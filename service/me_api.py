@@ -18,7 +18,7 @@ from service.api import body, creator_of
 from service.auth import bearer, player
 from service.current import rt
 from service.errors import ApiError
-from service.mygames import channel_problem
+from service.mygames import channel_problem, save_channels
 from worker import digest, leave, players
 
 bp = Blueprint("me_api", __name__, url_prefix="/api/v1/me")
@@ -78,8 +78,9 @@ def patch_me():
             raise ApiError(422, "refused", f"leave: {exc.reason}", reason=exc.reason) \
                 from None
     players.save_prefs(runtime.redis, pid, quiet=quiet, tz=data.get("zone"),
-                       **{name: data[name] for name in ("language", "forced", "channels")
-                          if name in data})
+                       **{name: data[name] for name in ("language", "forced") if name in data})
+    if "channels" in data:
+        save_channels(pid, data["channels"])
     if "digest" in data:
         digest.set_digest(runtime, pid, data["digest"])
     return jsonify(me_json(pid))

@@ -25,7 +25,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from games.protocol import IllegalMove
 from service import accounts
 from service.current import rt
-from worker import consent, digest, forced, leave, players, quiet
+from worker import channels, consent, digest, forced, leave, players, quiet
 from worker.links import check_current
 from worker.listing import listing
 
@@ -71,7 +71,7 @@ def _page(token: str | None, pid: str, *, status: int = 200, notice: str | None 
         account=players.account(runtime.redis, pid), held=held,
         optout=consent.opted_out(runtime.redis, pid),
         blocked=len(consent.blocked(runtime.redis, pid)),
-        channels=_channels().status(runtime.redis, pid), languages=players.LANGUAGES,
+        channels=channels.status(runtime.redis, pid), languages=players.LANGUAGES,
         leave=leave.status(runtime, pid)), status
 
 
@@ -129,20 +129,22 @@ def _tz_from_form() -> str | None:
     return tz or None
 
 
-def _channels():
-    from worker import channels  # apprise, loaded when a page shows or saves channels
-    return channels
-
-
 def channel_problem(urls: list[str]) -> str | None:
-    """Why these notification URLs cannot be saved (None: they can)."""
-    if len(urls) > players.MAX_CHANNELS:
-        return f"at most {players.MAX_CHANNELS} notification channels"
+    """Why these notification URLs cannot be saved (None: they can).  Outside production
+    a channel on this machine or a private network is allowed (a webhook beside
+    ``ravenpost serve``); in production it is refused (the server would be made to call
+    into its own network)."""
+    return channels.validate_all(
+        urls, allow_private=rt().config.get("RAVENPOST_ENV") != "production")
+
+
+def save_channels(pid: str, urls: list[str]) -> None:
+    """Save the player's channels: saving one again sends to it again if it was paused."""
+    client = rt().redis
+    players.save_prefs(client, pid, channels=urls)
     for url in urls:
-        problem = _channels().validate(url)
-        if problem:
-            return f"{url[:40]}: {problem}"
-    return None
+        channels.resume(client, pid, url)
+    channels.prune(client, pid)
 
 
 def _save(pid: str) -> None:
@@ -163,7 +165,7 @@ def _save(pid: str) -> None:
         problem = channel_problem(urls)
         if problem:
             abort(400, problem)
-        extra["channels"] = urls
+        save_channels(pid, urls)
     players.save_prefs(runtime.redis, pid, quiet=quiet_hours, tz=tz, **extra)
     digest.set_digest(runtime, pid, hour)
     for what in ("invitations", "everything"):

@@ -9,7 +9,8 @@ A move is played for a seat only if all of these hold:
 * applied on a copy of the state, it drew no randomness (empty tape) and the game's
   ``reveals`` finds nothing it showed: a guard at run time, whatever the game says;
 * the player did not turn this off for the seat (the per-seat setting on their personal
-  page, kept in the game's hash ``forced-off``: seat -> "1"; default on).
+  page, kept in the game's hash ``forced-off``: seat -> "1" off, "0" on); a seat with
+  no setting of its own follows its player's default (their settings page), else on.
 
 Each move is decided on the version it was read at (``expected_version``), so a player
 or another worker moving meanwhile makes the append fail and nothing is played twice;
@@ -20,6 +21,7 @@ at most ``MAX_PER_RUN`` are played per projection run, and the next run goes on,
 from __future__ import annotations
 
 import copy
+import json
 import logging
 
 from events.replay import Table
@@ -27,6 +29,7 @@ from events.store import LRU, ConflictError, key
 from games import registry
 from games.protocol import Game, IllegalMove, Move
 from games.rng import RecordingRandom
+from worker import players
 from worker.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -42,16 +45,28 @@ _KINDS = LRU(4096)  # game id -> kind (it never changes), so unsupported kinds l
 
 
 def is_on(client, game_id: str, seat: int) -> bool:
-    """Whether forced moves are played for ``seat`` (the default)."""
-    return client.hget(key(game_id, OFF), str(seat)) != "1"
+    """Whether forced moves are played for ``seat``."""
+    return seat not in off_seats(client, game_id)
+
+
+def off_seats(client, game_id: str) -> set[int]:
+    """The seats of ``game_id`` whose forced moves are not played: turned off for the
+    seat, or, with no setting of the seat's own, by its player's default."""
+    chosen = client.hgetall(key(game_id, OFF))
+    off = {int(s) for s, v in chosen.items() if v == "1"}
+    raw = client.get(key(game_id, "seats"))
+    for info in json.loads(raw) if raw else []:
+        if str(info.get("seat")) not in chosen:
+            pid = players.seat_player(client, info)
+            if pid and not players.prefs(client, pid)["forced"]:
+                off.add(int(info["seat"]))
+    return off
 
 
 def set_on(client, game_id: str, seat: int, on: bool) -> None:
-    """Turn forced moves on or off for ``seat``."""
-    if on:
-        client.hdel(key(game_id, OFF), str(seat))
-    else:
-        client.hset(key(game_id, OFF), str(seat), "1")
+    """Turn forced moves on or off for ``seat`` (its own setting: the player's default
+    no longer applies to it)."""
+    client.hset(key(game_id, OFF), str(seat), "0" if on else "1")
 
 
 def supports(game: Game) -> bool:
@@ -96,10 +111,10 @@ def play_forced(rt: Runtime, game_id: str, budget: int = MAX_PER_RUN) -> int:
         if table.ended or not supports(table.game) or table.outcome() is not None:
             break
         if off is None:
-            off = rt.redis.hgetall(key(game_id, OFF))
+            off = off_seats(rt.redis, game_id)
         found = None
         for seat in sorted(table.to_act()):
-            if off.get(str(seat)) != "1":
+            if seat not in off:
                 move = forced_move(table, seat)
                 if move is not None:
                     found = (seat, move)

@@ -202,3 +202,15 @@ def test_links_carry_no_address_nor_its_hash(client, rt, new_game):
     payload = base64.urlsafe_b64decode(token.split(".")[0] + "==").decode()
     digest = hashlib.sha256(PLAYERS[0]["email"].encode()).hexdigest()
     assert digest not in payload and PLAYERS[0]["email"] not in payload and game_id
+
+
+def test_the_forced_move_default_of_a_player_applies_where_a_seat_has_no_setting(
+        client, rt, new_game):
+    from worker import forced
+    game_id, _ = new_game()
+    ada = players.player_id(rt.redis, PLAYERS[0]["email"])
+    assert forced.is_on(rt.redis, game_id, 0)
+    players.save_prefs(rt.redis, ada, forced=False)
+    assert not forced.is_on(rt.redis, game_id, 0) and forced.is_on(rt.redis, game_id, 1)
+    forced.set_on(rt.redis, game_id, 0, True)  # the seat's own choice wins
+    assert forced.is_on(rt.redis, game_id, 0)
