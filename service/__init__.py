@@ -60,6 +60,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     security.register(app)
     limits.register(app)
     csrf.register(app)
+    limits.limit_lobby_form(app, lobby.bp)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(play.bp)
     from service import mygames, optout, signin  # a player's pages across games

@@ -12,7 +12,7 @@ The same one-time links confirm a lobby form sent by someone not signed in: the 
 starts only when its creator opens the link mailed to the address they gave
 (service.lobby), which signs them in as well.
 
-A session is like the admin's (service.admin): a random id in the signed cookie and,
+A session is like the admin's (service.sessions): a random id in the signed cookie and,
 under ``rp:player-session:<sha256 of the id>``, the player, the player's generation at
 sign-in and the start time.  It ends at sign-out, after ``PLAYER_SESSION_IDLE`` seconds
 unused (the key's TTL), ``PLAYER_SESSION_MAX_AGE`` after sign-in, and when the player
@@ -23,28 +23,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import secrets
-import time
 from typing import Any
 
-from flask import current_app, session
-
 from service.current import rt
+from service.sessions import ServerSessions
 from worker import players
 from worker.mail import Email
 
 SIGN_IN_SECONDS = 15 * 60
-SETTINGS: dict[str, int] = {
-    "PLAYER_SESSION_IDLE": 14 * 24 * 3600,  # seconds a session lives unused
-    "PLAYER_SESSION_MAX_AGE": 90 * 24 * 3600,  # seconds a session lives at most
-}
-COOKIE_FIELD = "player_session"
-
-
-def _setting(name: str) -> int:
-    value = current_app.config.get(name)
-    return int(SETTINGS[name] if value is None else value)
 
 
 def _hashed(prefix: str, secret: str) -> str:
@@ -111,54 +98,36 @@ def mail_link(address: str, token: str, purpose: str, game_name: str = "") -> No
 
 
 # -- sessions ----------------------------------------------------------------------------
+PLAYER_SESSIONS = ServerSessions("rp:player-session:", "player_session",
+                                 "PLAYER_SESSION_IDLE", "PLAYER_SESSION_MAX_AGE")
+COOKIE_FIELD = PLAYER_SESSIONS.cookie_field
+
+
+def _fields(pid: str) -> dict[str, str | int]:
+    return {"pid": pid, "gen": players.me_generation(rt().redis, pid)}
+
+
 def open_session(pid: str) -> str:
     """A new server-side session of ``pid``; its id (for the cookie)."""
-    session_id = secrets.token_urlsafe(32)
-    name = _hashed("rp:player-session:", session_id)
-    client = rt().redis
-    pipe = client.pipeline(transaction=True)
-    pipe.hset(name, mapping={"pid": pid, "gen": players.me_generation(client, pid),
-                             "started": repr(time.time())})
-    pipe.expire(name, min(_setting("PLAYER_SESSION_IDLE"), _setting("PLAYER_SESSION_MAX_AGE")))
-    pipe.execute()
-    return session_id
+    return PLAYER_SESSIONS.open(_fields(pid))
 
 
 def start_session(pid: str) -> None:
     """Sign this browser in as ``pid`` (a fresh session: nothing before carries over)."""
-    session_id = open_session(pid)
-    session.clear()
-    session[COOKIE_FIELD] = session_id
+    PLAYER_SESSIONS.start(_fields(pid))
 
 
 def current_player() -> str | None:
-    """The player this browser is signed in as, if its session is still open."""
-    session_id = session.get(COOKIE_FIELD)
-    if not isinstance(session_id, str):
-        return None
-    client = rt().redis
-    name = _hashed("rp:player-session:", session_id)
-    found = client.hgetall(name)
-    if not found or not found.get("pid"):
-        return None
-    try:
-        left = float(found.get("started", "")) + _setting("PLAYER_SESSION_MAX_AGE") \
-            - time.time()
-    except ValueError:
-        left = 0
-    if left <= 0 or found.get("gen") != str(players.me_generation(client, found["pid"])):
-        client.delete(name)  # too old, or the player signed out everywhere
-        return None
-    client.expire(name, max(1, min(_setting("PLAYER_SESSION_IDLE"), math.floor(left))))
-    return found["pid"]
+    """The player this browser is signed in as, if its session is still open (and the
+    player has not signed out everywhere since)."""
+    found = PLAYER_SESSIONS.find(lambda found: bool(found.get("pid")) and found.get("gen")
+                                 == str(players.me_generation(rt().redis, found["pid"])))
+    return found["pid"] if found else None
 
 
 def end_session() -> None:
-    """Sign out this browser: its session is deleted, so the cookie opens nothing."""
-    session_id = session.get(COOKIE_FIELD)
-    if isinstance(session_id, str):
-        rt().redis.delete(_hashed("rp:player-session:", session_id))
-    session.clear()
+    """Sign out this browser."""
+    PLAYER_SESSIONS.end()
 
 
 def sign_in(address: str) -> str:

@@ -30,11 +30,7 @@ The client address is the peer's, or X-Forwarded-For's only from a peer in
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import math
-import secrets
-import time
 from typing import Any
 
 from flask import (
@@ -46,7 +42,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 
@@ -56,24 +51,29 @@ from events.audit import audit_tapes
 from events.refold import refold
 from games import registry
 from service import schemas
-from service.api import body
-from service.auth import admin_session, bearer, is_admin_token, require_admin, same_secret
+from service.auth import (
+    ADMIN_SESSIONS,
+    admin_session,
+    bearer,
+    end_admin_session,
+    is_admin_token,
+    keyed_hash,
+    require_admin,
+    start_admin_session,
+)
+from service.bodies import body
 from service.current import after_append, rt
 from service.errors import ApiError
 
 # Defaults of the settings above (any of them may be given in the app's configuration).
 SETTINGS: dict[str, int] = {
-    "ADMIN_SESSION_IDLE": 8 * 3600,  # seconds a session lives unused
-    "ADMIN_SESSION_MAX_AGE": 24 * 3600,  # seconds a session lives at most
     "ADMIN_SIGN_IN_ATTEMPTS": 5,  # wrong tokens per client address and token prefix ...
     "ADMIN_SIGN_IN_ADDRESS_ATTEMPTS": 20,  # ... and per client address, whatever the prefix
     "ADMIN_SIGN_IN_WINDOW": 15 * 60,  # ... in this many seconds
     "ADMIN_SIGN_IN_GLOBAL_ATTEMPTS": 30,  # wrong tokens from all addresses ...
     "ADMIN_SIGN_IN_GLOBAL_WINDOW": 60,  # ... in this many seconds
 }
-SESSION_PREFIX = "rp:admin-session:"
 FAILURES_PREFIX = "rp:admin-sign-in:"
-COOKIE_FIELD = "admin_session"
 PREFIX_CHARS = 4  # characters of a tried token that name its throttle bucket
 
 
@@ -82,67 +82,10 @@ def setting(name: str) -> int:
     return int(SETTINGS[name] if value is None else value)
 
 
-# -- server-side admin sessions -----------------------------------------------------------
-def session_key(session_id: str) -> str:
-    """Redis key of a session: the id is hashed so that the keys alone open nothing."""
-    return SESSION_PREFIX + hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _keyed_hash(purpose: bytes, text: str) -> str:
-    key = current_app.config["SECRET_KEY"]
-    key = key if isinstance(key, bytes) else str(key).encode("utf-8", "surrogatepass")
-    return hmac.new(key, purpose + b"\0" + text.encode("utf-8", "surrogatepass"),
-                    hashlib.sha256).hexdigest()
-
-
-def token_fingerprint(token: str) -> str:
-    """HMAC of the admin token under SECRET_KEY: tells a token change without storing it."""
-    return _keyed_hash(b"admin-session", token)
-
-
-def start_session() -> str:
-    """Sign this browser in: a fresh Flask session holding only a new random session id."""
-    session_id = secrets.token_urlsafe(32)
-    lifetime = min(setting("ADMIN_SESSION_IDLE"), setting("ADMIN_SESSION_MAX_AGE"))
-    pipe = rt().redis.pipeline(transaction=True)  # never a session key without a TTL
-    pipe.hset(session_key(session_id), mapping={
-        "fingerprint": token_fingerprint(current_app.config["ADMIN_TOKEN"]),
-        "started": repr(time.time())})
-    pipe.expire(session_key(session_id), lifetime)
-    pipe.execute()
-    # A new session on sign-in: nothing set before it (a CSRF token too) carries over.
-    session.clear()
-    session[COOKIE_FIELD] = session_id
-    return session_id
-
-
-def session_is_valid() -> bool:
-    """The browser's session id is in Redis, unexpired, and opened with today's token."""
-    token = current_app.config.get("ADMIN_TOKEN")
-    session_id = session.get(COOKIE_FIELD)
-    if not token or not isinstance(session_id, str):
-        return False
-    key = session_key(session_id)
-    found = rt().redis.hgetall(key)
-    if not found:
-        return False
-    try:
-        left = float(found.get("started", "")) + setting("ADMIN_SESSION_MAX_AGE") - time.time()
-    except ValueError:
-        left = 0
-    if left <= 0 or not same_secret(found.get("fingerprint"), token_fingerprint(token)):
-        rt().redis.delete(key)
-        return False
-    rt().redis.expire(key, max(1, min(setting("ADMIN_SESSION_IDLE"), math.floor(left))))
-    return True
-
-
-def end_session() -> None:
-    """Sign out: the session is deleted in Redis, so its cookie is worth nothing after."""
-    session_id = session.get(COOKIE_FIELD)
-    if isinstance(session_id, str):
-        rt().redis.delete(session_key(session_id))
-    session.clear()
+# -- server-side admin sessions: service.auth (its shape: service.sessions) -----------------
+SESSION_PREFIX = ADMIN_SESSIONS.prefix
+COOKIE_FIELD = ADMIN_SESSIONS.cookie_field
+session_key = ADMIN_SESSIONS.key
 
 
 # -- throttling wrong admin tokens --------------------------------------------------------
@@ -150,7 +93,7 @@ def _counters(token: str) -> list[tuple[str, int, int]]:
     """(key, bound, window) of each counter a wrong ``token`` from this client adds to."""
     address = request.remote_addr or "unknown"
     # Not the characters themselves: a mistyped admin token would show its own in Redis.
-    prefix = _keyed_hash(b"admin-sign-in-prefix", token[:PREFIX_CHARS])[:16]
+    prefix = keyed_hash(b"admin-sign-in-prefix", token[:PREFIX_CHARS])[:16]
     window = setting("ADMIN_SIGN_IN_WINDOW")
     return [(f"{FAILURES_PREFIX}prefix:{prefix}:{address}",
              setting("ADMIN_SIGN_IN_ATTEMPTS"), window),
@@ -299,7 +242,7 @@ def sign_in() -> Any:
     if request.method == "POST":
         right, wait = take_try(request.form.get("token"))
         if right:
-            start_session()
+            start_admin_session()
             target = request.args.get("next", "")
             safe = target.startswith(("/admin", "/dev/mail")) and not target.startswith("//")
             return redirect(target if safe else url_for("admin.index"))
@@ -315,7 +258,7 @@ def sign_in() -> Any:
 
 @bp.post("/sign-out")
 def sign_out() -> Response:
-    end_session()
+    end_admin_session()
     return redirect(url_for("lobby.index"))
 
 

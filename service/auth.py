@@ -1,7 +1,9 @@
-"""Who is asking: bearer tokens for the API, the admin token, the admin's browser session."""
+"""Who is asking: bearer tokens for the API, the admin token, the admin's browser session
+(a server-side session, service.sessions)."""
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -11,6 +13,7 @@ from flask import current_app, request
 from events.replay import Table
 from service.current import rt
 from service.errors import ApiError
+from service.sessions import ServerSessions
 from worker.links import Link
 
 T = TypeVar("T")
@@ -47,11 +50,43 @@ def require_admin() -> None:
         raise ApiError(403, "forbidden", "That is not the admin token.")
 
 
+ADMIN_SESSIONS = ServerSessions("rp:admin-session:", "admin_session", "ADMIN_SESSION_IDLE",
+                                "ADMIN_SESSION_MAX_AGE")
+
+
+def keyed_hash(purpose: bytes, text: str) -> str:
+    """HMAC-SHA-256 of ``text`` under SECRET_KEY, for ``purpose``: names a secret (or a
+    part of one) in Redis without storing it."""
+    key = current_app.config["SECRET_KEY"]
+    key = key if isinstance(key, bytes) else str(key).encode("utf-8", "surrogatepass")
+    return hmac.new(key, purpose + b"\0" + text.encode("utf-8", "surrogatepass"),
+                    hashlib.sha256).hexdigest()
+
+
+def admin_token_fingerprint(token: str) -> str:
+    """Tells a change of the admin token without storing it."""
+    return keyed_hash(b"admin-session", token)
+
+
+def start_admin_session() -> str:
+    """Sign this browser in as the admin, with today's admin token."""
+    return ADMIN_SESSIONS.start(
+        {"fingerprint": admin_token_fingerprint(current_app.config["ADMIN_TOKEN"])})
+
+
 def admin_session() -> bool:
     """The browser signed in on /admin with today's admin token, in a session that is still
-    open in Redis (see service.admin: it expires, and sign-out or a new token ends it)."""
-    from service.admin import session_is_valid  # service.admin imports this module
-    return session_is_valid()
+    open in Redis (it expires, and sign-out or a new token ends it)."""
+    token = current_app.config.get("ADMIN_TOKEN")
+    if not token:
+        return False
+    fingerprint = admin_token_fingerprint(token)
+    return ADMIN_SESSIONS.find(
+        lambda found: same_secret(found.get("fingerprint"), fingerprint)) is not None
+
+
+def end_admin_session() -> None:
+    ADMIN_SESSIONS.end()
 
 
 def player(game_id: str) -> Link:

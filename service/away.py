@@ -16,14 +16,13 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from flask import Blueprint, redirect, request, url_for
+from flask import Blueprint, request
 
 from events import clocks as clk
-from events.store import ConflictError, key
+from events.store import key
 from games.protocol import IllegalMove
 from service.current import after_append, rt
 from worker import leave, timeouts
-from worker.links import check_current
 
 bp = Blueprint("away", __name__)
 
@@ -85,7 +84,7 @@ def clock_panel(game_id: str, seat: int) -> dict[str, Any] | None:
     if not isinstance(seat, int) or clocks is None or (clocks.kind == "none"
                           and not any(s["bot"] for s in clocks.s["seats"])):
         return None
-    tz = _tz(game_id, seat)
+    tz = seat_zone(game_id, seat)
     now = runtime.now().timestamp()
     left = clocks.seconds_left(now)
     rows = []
@@ -109,12 +108,13 @@ def clock_panel(game_id: str, seat: int) -> dict[str, Any] | None:
             "ended": clocks.s["ended"]}
 
 
-def _tz(game_id: str, seat: int) -> str:
+def seat_zone(game_id: str, seat: int) -> str:
+    """The time zone of ``seat``'s seat (UTC if none)."""
     seats = rt().store.get_json(game_id, "seats") or []
     return (seats[seat].get("tz") if seat < len(seats) else None) or "UTC"
 
 
-def _form_time(name: str, tz: str) -> datetime:
+def form_time(name: str, tz: str) -> datetime:
     """A ``datetime-local`` form field, in the player's time zone."""
     raw = request.form.get(name, "").strip()
     try:
@@ -127,29 +127,3 @@ def _form_time(name: str, tz: str) -> datetime:
         except (ZoneInfoNotFoundError, ValueError):
             value = value.replace(tzinfo=UTC)
     return value
-
-
-@bp.post("/play/<token>/vacation")
-def vacation(token: str):
-    """The personal page's vacation form."""
-    from service.play import _refused  # the page's own refusal, with its reason
-    link = check_current(rt().redis, rt().links, token, "play")
-    tz = _tz(link.game_id, link.seat)
-    try:
-        declare_vacation(link.game_id, link.seat, _form_time("from", tz),
-                         _form_time("until", tz))
-    except (IllegalMove, ConflictError) as exc:
-        return _refused(link, url_for("play.move", token=token), exc)
-    return redirect(url_for("play.page", token=token), 303)
-
-
-@bp.post("/play/<token>/back")
-def back(token: str):
-    """The personal page's "I'm back" button."""
-    from service.play import _refused
-    link = check_current(rt().redis, rt().links, token, "play")
-    try:
-        come_back(link.game_id, link.seat)
-    except (IllegalMove, ConflictError) as exc:
-        return _refused(link, url_for("play.move", token=token), exc)
-    return redirect(url_for("play.page", token=token), 303)

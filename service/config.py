@@ -41,6 +41,10 @@ DEFAULTS: dict[str, Any] = {
     "INVITES_PER_DAY": 3,  # invitations to an address that never signed in nor played ...
     "INVITES_PER_MONTH": 10,  # ... in 24 hours and in 30 days, from everyone (worker.consent)
     "LEAVE_DAYS_PER_YEAR": 30,  # each player's leave across all their games
+    "ADMIN_SESSION_IDLE": 8 * 3600,  # seconds an admin session lives unused
+    "ADMIN_SESSION_MAX_AGE": 24 * 3600,  # seconds an admin session lives at most
+    "PLAYER_SESSION_IDLE": 14 * 24 * 3600,  # seconds a player's session lives unused
+    "PLAYER_SESSION_MAX_AGE": 90 * 24 * 3600,  # seconds a player's session lives at most
     "TRUSTED_PROXIES": 0,  # reverse proxies in front that append to X-Forwarded-For
     # ... honoured only from a peer at one of these IPs / networks (comma-separated)
     "TRUSTED_PROXY_ADDRESSES": "127.0.0.1,::1",

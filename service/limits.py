@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Blueprint, Flask, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse_many
@@ -106,14 +106,18 @@ def register(app: Flask) -> None:
         for hook in _hooks_of(app, limiter):
             api_too(app, hook)
 
-    from service import lobby  # the form's page is open to all, so its POST is rate limited
+
+def limit_lobby_form(app: Flask, lobby: Blueprint) -> None:
+    """Rate-limit the lobby form per client address: its page is open to all.  (Given
+    the blueprint by the app factory, so this module needs nothing of the lobby's.)"""
+    limiter: Limiter = app.extensions["ravenpost_limiter"]
     limiter.limit(lambda: current_app.config["LOBBY_LIMIT_PER_CLIENT"], methods=["POST"],
                   exempt_when=lambda: request.endpoint != "lobby.create",
                   # only games actually started count: a mistyped form costs nothing
                   deduct_when=lambda response: response.status_code == 302,
                   error_message=lambda: "Too many games were started from your address; "
                                         "please wait a while before starting another.",
-                  )(lobby.bp)
+                  )(lobby)
 
 
 class FromTrustedPeers:

@@ -14,8 +14,9 @@ from flask import Blueprint, jsonify
 
 from games.protocol import IllegalMove
 from service import accounts, schemas
-from service.api import body, creator_of
+from service.api import creator_of
 from service.auth import bearer, player
+from service.bodies import body
 from service.current import rt
 from service.errors import ApiError
 from service.mygames import channel_problem, save_channels

@@ -17,13 +17,12 @@ hours.  A GET changes nothing; every POST is a CSRF-checked form (service.csrf).
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from zoneinfo import available_timezones
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from games.protocol import IllegalMove
-from service import accounts
+from service import accounts, away
 from service.current import rt
 from worker import channels, consent, digest, forced, leave, players, quiet
 from worker.links import check_current
@@ -205,21 +204,12 @@ def revoke(token: str):
     return redirect(url_for("mygames.page", token=new, done="revoked"), 303)
 
 
-def _form_time(name: str, tz: str) -> datetime:
-    """A ``datetime-local`` form field, in the player's time zone."""
-    try:
-        value = datetime.fromisoformat(request.form.get(name, "").strip())
-    except ValueError:
-        raise IllegalMove(f"give '{name}' as a date and time") from None
-    return value if value.tzinfo else value.replace(tzinfo=quiet.zone(tz))
-
-
 def _leave(pid: str) -> str | None:
     """Take the leave the form asks for; the refusal's reason, if any."""
     runtime = rt()
     tz = digest.player_tz(runtime, pid, quiet.read_prefs(runtime.redis, pid))
     try:
-        start, until = _form_time("from", tz), _form_time("until", tz)
+        start, until = away.form_time("from", tz), away.form_time("until", tz)
         leave.take(runtime, pid, start, until)
     except IllegalMove as exc:
         return exc.reason

@@ -28,6 +28,7 @@ from events.picture import deadline_text, local_time, picture_of, seat_clock
 from events.store import ConflictError
 from events.votes import WHAT, ended_line, needed
 from games.protocol import IllegalMove
+from service import away
 from service.api import request_time, vote_hours
 from service.current import after_append, rt
 from service.picture import chart_names, move_choices, score_chart, score_series
@@ -388,4 +389,29 @@ def vote(token: str):
     except (IllegalMove, ConflictError) as exc:
         return _refused(link, post_url, exc)
     after_append(link.game_id, event.version)
+    return redirect(url_for("play.page", token=token), 303)
+
+
+# -- the clock panel's forms (figures: service.away.clock_panel) ---------------------------
+@bp.post("/play/<token>/vacation")
+def vacation(token: str):
+    """The personal page's vacation form."""
+    link = check_current(rt().redis, rt().links, token, "play")
+    tz = away.seat_zone(link.game_id, link.seat)
+    try:
+        away.declare_vacation(link.game_id, link.seat, away.form_time("from", tz),
+                              away.form_time("until", tz))
+    except (IllegalMove, ConflictError) as exc:
+        return _refused(link, url_for("play.move", token=token), exc)
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@bp.post("/play/<token>/back")
+def back(token: str):
+    """The personal page's "I'm back" button."""
+    link = check_current(rt().redis, rt().links, token, "play")
+    try:
+        away.come_back(link.game_id, link.seat)
+    except (IllegalMove, ConflictError) as exc:
+        return _refused(link, url_for("play.move", token=token), exc)
     return redirect(url_for("play.page", token=token), 303)

@@ -1,5 +1,5 @@
 """A request body is read by orjson when it can be, and then reads exactly as json's
-strict reading does: the same value, or the same refusal (service.api.parse_json)."""
+strict reading does: the same value, or the same refusal (service.bodies.parse_json)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.api import (
+from service.bodies import (
     _UNREAD,
     MAX_JSON_DEPTH,
     MAX_JSON_INT,
