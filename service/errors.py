@@ -76,7 +76,8 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(LinkError)
     def bad_link(exc: LinkError):
-        return _reply(exc.status, "bad_token", exc.message)
+        return _reply(exc.status, "bad_token", exc.message,
+                      **({"revoked": True} if exc.revoked else {}))
 
     @app.errorhandler(UnknownGame)
     def unknown_game(exc: UnknownGame):

@@ -131,7 +131,8 @@ def test_after_sign_out_everywhere_a_harvested_play_link_is_403_and_yields_no_to
     assert ada == players.player_id(rt.redis, PLAYERS[0]["email"])
     assert client.post("/me/signout-everywhere",
                        data={"csrf_token": csrf(client, "/me")}).status_code == 200
-    assert client.get(play).status_code == 403
+    refused = client.get(play)
+    assert refused.status_code == 403 and 'id="fresh-links"' in refused.get_data(as_text=True)
     assert client.post(play + "/api-token", data={"csrf_token": csrf(client, "/")}
                        ).status_code == 403
     assert client.get(f"/api/v1/games/{game_id}",
