@@ -64,7 +64,7 @@ def build() -> dict:
     for name in ("KindOut", "CreateGameIn", "CreatedOut", "GameOut", "MoveIn", "MovedOut",
                  "HistoryOut", "ErrorOut", "RewindIn", "ForkIn", "VerifyOut", "UndoAnswerIn",
                  "AuditOut", "TokenOut", "MigrateIn", "TimeControlIn", "PlatformIn",
-                 "VacationIn", "VacationOut"):
+                 "VacationIn", "VacationOut", "MePatchIn", "MeOut"):
         spec.components.schema(name, schema=getattr(schemas, name))
     sec = [{"bearer": []}]
     spec.path("/api/v1/kinds", operations={"get": {
@@ -76,7 +76,8 @@ def build() -> dict:
         "description": "Needs a bearer token: the admin token (no quota; each seat of the "
                        "new game also gets its API token in the answer), or a player's API "
                        "token of an existing game, which may create a limited number of "
-                       "games a day (API_CREATE_QUOTA, counted per seat; 429 beyond it). "
+                       "games a day (API_CREATE_QUOTA, counted per person, lobby and API "
+                       "together; 429 beyond it). "
                        "With an Idempotency-Key, a retry of a request that started its "
                        "game (its answer lost) answers that game again (201, header "
                        "Idempotent-Replayed: true; 409 while it is still being started) "
@@ -116,12 +117,37 @@ def build() -> dict:
         "responses": _responses((201, "The new token", "TokenOut"), 401, 403, 404, 413)}})
     spec.path("/api/v1/games/{game_id}/vacation", operations={"post": {
         "summary": "Declare a vacation in advance: your clock stands while you are away",
-        "description": "Within your allowance in this game: a day at the start, a day more "
-                       "per 7 days of play, at most 14 in all (422 beyond it, for a 'from' "
-                       "in the past, or overlapping a vacation already declared).",
+        "description": "Drawn from your yearly leave (LEAVE_DAYS_PER_YEAR, across all your "
+                       "games; a seat with no address: a day at the start, a day more per 7 "
+                       "days of play, at most 14). 422 beyond it, for a 'from' in the past, "
+                       "or overlapping a vacation already declared.",
         "parameters": [GAME], "security": sec, "requestBody": _body("VacationIn"),
         "responses": _responses((201, "Declared", "VacationOut"), 400, 401, 403, 404, 409,
                                 413, 422)}})
+    me_auth = [{"bearer": []}, {"session": []}]
+    spec.components.security_scheme("session", {
+        "type": "apiKey", "in": "cookie", "name": "session",
+        "description": "A signed-in player's browser session (sign in at /sign-in)"})
+    spec.path("/api/v1/me", operations={
+        "get": {"summary": "Your settings and leave (you: the player of the token's seat, "
+                           "or the signed-in session)", "security": me_auth,
+                "responses": _responses((200, "You", "MeOut"), 401, 403)},
+        "patch": {"summary": "Change some of your settings, or take leave across all your "
+                             "games (only you can; a lobby form never does)",
+                  "description": "Fields left out stay as they are. 'leave' pauses every "
+                                 "clock of yours in every game; 422 beyond your yearly "
+                                 "allowance or overlapping leave already taken (then "
+                                 "nothing else is changed).",
+                  "security": me_auth, "requestBody": _body("MePatchIn"),
+                  "responses": _responses((200, "Saved", "MeOut"), 400, 401, 403, 413,
+                                          422)}})
+    spec.path("/api/v1/me/signout-everywhere", operations={"post": {
+        "summary": "Sign out everywhere: every play, move and my-games link, every API token "
+                   "(this one too) and every session of yours is refused from now on",
+        "security": me_auth,
+        "responses": {"200": {"description": "Signed out", **_json({
+            "type": "object", "properties": {"signed_out": {"type": "boolean"}}})},
+            **_errors(401, 403)}}})
     spec.path("/api/v1/games/{game_id}/back", operations={"post": {
         "summary": "I'm back: the stand-in that took your seat after time-outs in a row "
                    "(on_timeout bot) stops playing for you", "parameters": [GAME],
