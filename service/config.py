@@ -73,8 +73,8 @@ def from_environment(environ: dict[str, str] | None = None) -> dict[str, Any]:
     if environ.get("REDIS_CLUSTER"):
         found["REDIS_CLUSTER"] = environ["REDIS_CLUSTER"].strip().lower() in TRUE_WORDS
     for name in ("INVITES_PER_DAY", "INVITES_PER_MONTH", "LEAVE_DAYS_PER_YEAR"):
-        if environ.get(name, "").strip().isdigit():
-            found[name] = int(environ[name])
+        if environ.get(name, "").strip():
+            found[name] = environ[name].strip()  # checked by check()
     if environ.get("RAVENPOST_EXTRA_GAMES"):
         found["EXTRA_GAMES"] = environ["RAVENPOST_EXTRA_GAMES"]
     return found
@@ -101,8 +101,9 @@ _MAKE_ONE = "python -c 'import secrets; print(secrets.token_urlsafe(48))'"
 def check(config: dict[str, Any]) -> None:
     """Refuse what must never run (web and worker alike): in production a missing, default
     or short SECRET_KEY, a short ADMIN_TOKEN (unset is allowed: the admin tools are then
-    off), or no REDIS_URL; anywhere, the sendgrid backend without its API key, and
-    REDIS_CLUSTER without REDIS_URL or QUEUE_REDIS_URL.
+    off), or no REDIS_URL; anywhere, the sendgrid backend without its API key,
+    REDIS_CLUSTER without REDIS_URL or QUEUE_REDIS_URL, and invitation or leave limits
+    that are not numbers (they are made numbers here).
 
     Raises :class:`ConfigError` with a one-line message that says what to do.
     """
@@ -125,6 +126,19 @@ def check(config: dict[str, Any]) -> None:
     check_redis(config)
     if config["MAIL_BACKEND"] == "sendgrid" and not config.get("SENDGRID_API_KEY"):
         raise ConfigError("MAIL_BACKEND=sendgrid needs SENDGRID_API_KEY")
+    for name in ("INVITES_PER_DAY", "INVITES_PER_MONTH"):
+        try:
+            config[name] = int(config.get(name, DEFAULTS[name]))
+            if config[name] < 0:
+                raise ValueError
+        except (TypeError, ValueError):
+            raise ConfigError(f"{name} must be a whole number of invitations, 0 or more, "
+                              f"not {config.get(name)!r}") from None
+    from worker.leave import parse_days
+    try:
+        config["LEAVE_DAYS_PER_YEAR"] = parse_days(config.get("LEAVE_DAYS_PER_YEAR"))
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     if config.get("VOTE_HOURS") is not None:
         from events.votes import MAX_VOTE_HOURS
         try:

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from service import create_app
-from service.config import ConfigError, check, from_environment
+from service.config import DEFAULTS, ConfigError, check, from_environment
 from service.redis_setup import durability_problems
 
 SECRET = "a-long-random-production-secret-key-0123456789"  # 46 bytes
@@ -147,3 +147,19 @@ def test_vote_hours_come_from_the_environment_and_must_be_a_sensible_number():
     for wrong in ("0", "-3", "721", "a week"):
         with pytest.raises(ConfigError, match="VOTE_HOURS"):
             check(production(VOTE_HOURS=wrong))
+
+
+@pytest.mark.parametrize("name, value", [("INVITES_PER_DAY", "three"),
+                                         ("INVITES_PER_MONTH", "-1"),
+                                         ("LEAVE_DAYS_PER_YEAR", "400"),
+                                         ("LEAVE_DAYS_PER_YEAR", "a month")])
+def test_invitation_and_leave_limits_that_are_not_numbers_stop_the_start(name, value):
+    with pytest.raises(ConfigError, match=name):
+        check({**DEFAULTS, **from_environment({name: value})})
+
+
+def test_invitation_and_leave_limits_come_from_the_environment_as_numbers():
+    config = {**DEFAULTS, **from_environment({"INVITES_PER_DAY": "5",
+                                               "LEAVE_DAYS_PER_YEAR": "12.5"})}
+    check(config)
+    assert config["INVITES_PER_DAY"] == 5 and config["LEAVE_DAYS_PER_YEAR"] == 12.5
