@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from events.store import key
-from worker import digest, jobs, players, quiet
+from worker import current, digest, jobs, players, quiet
 from worker.projection import pending_notices
 
 ADA = {"name": "Ada", "email": "ada@example.com", "tz": "Europe/Paris"}
@@ -34,7 +34,7 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch):
     c = Clock(datetime(2026, 6, 1, 10, 0, tzinfo=UTC))  # 12:00 in Paris
-    monkeypatch.setattr(quiet, "now", c)
+    monkeypatch.setattr(current, "now", c)
     return c
 
 

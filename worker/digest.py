@@ -24,7 +24,7 @@ import logging
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from worker import players, quiet
+from worker import current, players, quiet
 from worker.listing import listing
 from worker.runtime import Runtime
 from worker.sending import render, send_once
@@ -41,10 +41,10 @@ def set_digest(rt: Runtime, pid: str, hour: int | None) -> None:
     """Turn the digest on at local ``hour`` (0-23), or off with None; schedules the next.
     The first digest is the next one due after now (no digest for a day already begun
     before the hour chosen)."""
-    current = players.prefs(rt.redis, pid)
-    if hour == current["digest"]:
+    before = players.prefs(rt.redis, pid)
+    if hour == before["digest"]:
         return  # unchanged: keep the day's digest as it was planned
-    players.save_prefs(rt.redis, pid, digest=hour, since=quiet.now().timestamp())
+    players.save_prefs(rt.redis, pid, digest=hour, since=current.now().timestamp())
     if hour is None:
         rt.redis.srem(DIGEST_PLAYERS, pid)
         return
@@ -83,7 +83,7 @@ def _marker(pid: str, day: date) -> str:
 def schedule(rt: Runtime, pid: str, at: datetime | None = None) -> date | None:
     """Make sure the player's digests are on their way: today's enqueued now if its
     time has come and it is not sent, and the next one scheduled.  The next day's date."""
-    at = at or quiet.now()
+    at = at or current.now()
     prefs, tz, quiet_hours = _plan(rt, pid)
     hour = prefs["digest"]
     if hour is None:

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
+from worker.current import set_runtime
+
 log = logging.getLogger(__name__)
 
 QUEUE_NAME = "ravenpost"
@@ -148,7 +150,6 @@ class Enqueuer:
         job_id = job_id.replace(":", "-")
         if self.queue is None:
             if delay is None:  # inline mode runs what is due now; timers are not simulated
-                from worker.runtime import set_runtime
                 set_runtime(self._inline)
                 func(*args)
             return

@@ -22,33 +22,34 @@ resend it every minute of the night.  The job sends through the same send path (
 marker: still once) and then drops the member; the sweep (:func:`sweep`) enqueues the
 job again for a member whose time has come, should the scheduled job be lost.
 
-"Last seen" is a per-seat key (``seen:<seat>``, the time as its value, living
-``SEEN_SECONDS``), written by one command on those GETs: it changes no game state.  A
-process writes a seat's key at most once per ``SEEN_REFRESH`` (:class:`SeenNotes`), so a
-player's views in a row are reads, not writes (no fsync each under ``appendfsync
-always``); "looked in the last hour" is then known to within that.
+"Last seen" (when a seat's player last looked): :mod:`worker.seen`, whose names are also
+here.
 
-Times come from :func:`now`, which tests replace (a controllable clock, never sleeps).
+Times come from :func:`worker.current.now`, which tests replace (a controllable clock,
+never sleeps).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import threading
-from collections import OrderedDict
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from events import shards
 from events.store import key
-from worker import players
+from worker import current, players
+from worker.current import now as now
 from worker.runtime import Runtime
+from worker.seen import SEEN_REFRESH as SEEN_REFRESH
+from worker.seen import SEEN_SECONDS as SEEN_SECONDS
+from worker.seen import SeenNotes as SeenNotes
+from worker.seen import seen as seen
+from worker.seen import seen_entry as seen_entry
+from worker.seen import seen_recently
 
 log = logging.getLogger(__name__)
 
-SEEN_SECONDS = 3600  # a reminder is not sent to a player who looked this recently
-SEEN_REFRESH = 60  # seconds between two writes of a seat's "seen" by one process
 # sorted set: "game|version|seat|kind" -> unix time it may be sent; in buckets by game on
 # a cluster (events/shards.py)
 HELD = "rp:held"
@@ -58,19 +59,7 @@ SKIPPED = "skipped"  # once-marker value of an email that was not needed
 SWEEP_BATCH = 500  # held emails one sweep looks at, longest held first (the next goes on)
 
 
-def now() -> datetime:
-    """The current time (UTC) by the same clock as votes (``worker.notify.vote_time``):
-    the runtime's ``CLOCK`` setting, else the runtime's own clock where it has one, else
-    the system's; tests may also replace this function."""
-    from worker.runtime import runtime
-    try:
-        rt = runtime()
-    except RuntimeError:  # no runtime in this process (a pure unit test)
-        return datetime.now(UTC)
-    clock = rt.config.get("CLOCK") or getattr(rt, "now", None)
-    return clock() if clock else datetime.now(UTC)
-
-
+# -- quiet hours -------------------------------------------------------------------------
 def zone(name: str | None) -> ZoneInfo:
     """The time zone ``name``, UTC if it is unknown."""
     try:
@@ -79,60 +68,6 @@ def zone(name: str | None) -> ZoneInfo:
         return ZoneInfo("UTC")
 
 
-# -- last seen ---------------------------------------------------------------------------
-class SeenNotes:
-    """When this process last wrote each seat's "seen" (by :func:`now`; the latest
-    ``size`` seats kept): its next write is due ``SEEN_REFRESH`` later."""
-
-    def __init__(self, size: int = 10_000) -> None:
-        self._at: OrderedDict[tuple[str, int], float] = OrderedDict()
-        self._size = size
-        self._lock = threading.Lock()
-
-    def due(self, game_id: str, seat: int) -> bool:
-        """Whether ``seat``'s "seen" is to be written now."""
-        at = self._at.get((game_id, seat))
-        return at is None or abs(now().timestamp() - at) >= SEEN_REFRESH
-
-    def written(self, game_id: str, seat: int) -> None:
-        """``seat``'s "seen" was written just now."""
-        with self._lock:
-            self._at[(game_id, seat)] = now().timestamp()
-            self._at.move_to_end((game_id, seat))
-            while len(self._at) > self._size:
-                self._at.popitem(last=False)
-
-
-def seen(client, game_id: str, seat: int, notes: SeenNotes | None = None) -> None:
-    """Note that ``seat``'s player opened the game now (one command; no game state);
-    with ``notes``, only if this process has not written it lately."""
-    if notes is not None and not notes.due(game_id, seat):
-        return
-    try:
-        name, value, ttl = seen_entry(game_id, seat)
-        client.set(name, value, ex=ttl)
-        if notes is not None:
-            notes.written(game_id, seat)
-    except Exception:  # a page view must never fail for want of this note
-        log.warning("could not note that seat %s looked at game %s", seat, game_id,
-                    exc_info=True)
-
-
-def seen_entry(game_id: str, seat: int) -> tuple[str, str, int]:
-    """What :func:`seen` writes: ``(key, value, seconds to live)``, for a caller that
-    writes it in a round trip of its own (see service.auth.player_table)."""
-    return key(game_id, f"seen:{seat}"), f"{now().timestamp():.0f}", SEEN_SECONDS
-
-
-def seen_recently(raw: str | None, at: datetime) -> bool:
-    """Whether a ``seen`` value means "looked within ``SEEN_SECONDS`` of ``at``"."""
-    try:
-        return raw is not None and at.timestamp() - float(raw) < SEEN_SECONDS
-    except ValueError:
-        return False
-
-
-# -- quiet hours -------------------------------------------------------------------------
 def default_quiet(config: dict) -> tuple[int, int] | None:
     """The quiet hours of players who did not choose: ``QUIET_HOURS`` ("22-8", "off")."""
     text = str(config.get("QUIET_HOURS") or "22-8")
@@ -195,7 +130,7 @@ def intercept(rt: Runtime, game_id: str, version: int, seat: int, kind: str,
     info = seats[seat] if seat < len(seats) else {}
     if not info.get("email") or info.get("muted"):
         return False
-    at = now()
+    at = current.now()
     if kind == "remind" and seen_recently(seen_raw, at):
         _settle(rt, game_id, version, seat, kind, marker)
         return True
@@ -253,7 +188,7 @@ def release(game_id: str, version: int, seat: int, kind: str) -> bool:
     member = _member(game_id, version, seat, kind)
     bucket = shards.bucket_key(rt.redis, HELD, game_id)
     due = rt.redis.zscore(bucket, member)
-    if due is not None and due <= now().timestamp():  # not held again for later
+    if due is not None and due <= current.now().timestamp():  # not held again for later
         rt.redis.zrem(bucket, member)
     return bool(sent)
 
@@ -270,7 +205,7 @@ def _timed_out(rt: Runtime, game_id: str, turn: int, seat: int) -> bool:
 def sweep(rt: Runtime) -> int:
     """Enqueue the held emails whose time has come (their scheduled job may be lost);
     give up those held longer than ``HELD_MAX_AGE``.  Returns how many were enqueued."""
-    at = now().timestamp()
+    at = current.now().timestamp()
     stale = at - HELD_MAX_AGE.total_seconds()
     count = 0
     for member, due in shards.zrangebyscore(rt.redis, HELD, "-inf", at - SWEEP_GRACE,

@@ -1,8 +1,10 @@
 """Everything a job needs, built once per process from the configuration.
 
 RQ jobs are plain functions with plain arguments (ids, not objects); each reloads what
-it needs through the process's :class:`Runtime`.  The web app builds its own Runtime and,
-in tests, runs jobs inline against it.
+it needs through the process's :class:`Runtime` (:func:`runtime`; which one that is,
+:func:`set_runtime`, is kept in :mod:`worker.current`, below the queue that sets it for
+jobs run inline).  The web app builds its own Runtime and, in tests, runs jobs inline
+against it.
 """
 
 from __future__ import annotations
@@ -19,9 +21,12 @@ import redis
 from events.gameplay import GameService
 from events.replay import Replayer
 from events.store import EventStore
+from worker.current import runtime as runtime
+from worker.current import set_runtime as set_runtime
 from worker.links import Links
 from worker.mail import MailBackend, make_backend
 from worker.queue import Enqueuer
+from worker.seen import SeenNotes
 
 
 def templates_dir() -> Path:
@@ -70,7 +75,7 @@ class Runtime:
     links: Links = field(init=False)
     emails: jinja2.Environment = field(init=False)
     enqueuer: Enqueuer = field(init=False)
-    seen_notes: Any = field(init=False)  # worker.quiet.SeenNotes (it imports this module)
+    seen_notes: SeenNotes = field(init=False)
 
     def __post_init__(self) -> None:
         register_extra_games(self.config.get("EXTRA_GAMES"))
@@ -80,7 +85,6 @@ class Runtime:
         self.links = Links(self.config["SECRET_KEY"], self.config["LINK_MAX_AGE"],
                            self.config["PLAY_LINK_MAX_AGE"])
         self.emails = jinja_env()
-        from worker.quiet import SeenNotes
         self.seen_notes = SeenNotes()
         self.enqueuer = Enqueuer(self.rq_redis, inline_runtime=self, game_redis=self.redis)
         if self.mail is None:
@@ -102,19 +106,3 @@ class Runtime:
     def url(self, path: str) -> str:
         return self.config["BASE_URL"].rstrip("/") + path
 
-
-_runtime: Runtime | None = None
-
-
-def set_runtime(runtime: Runtime | None) -> None:
-    global _runtime
-    _runtime = runtime
-
-
-def runtime() -> Runtime:
-    """This process's runtime: the web app's, or the one `ravenpost worker` built from
-    the environment before it started working (forked work horses inherit it)."""
-    if _runtime is None:
-        raise RuntimeError("this process has no runtime: start workers with `ravenpost "
-                           "worker`, which builds it from the environment")
-    return _runtime

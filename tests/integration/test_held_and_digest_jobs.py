@@ -11,7 +11,7 @@ from rq import Queue, SimpleWorker
 from rq.job import Job
 
 from service.config import DEFAULTS
-from worker import digest, jobs, players, quiet
+from worker import current, digest, jobs, players
 from worker.queue import QUEUES
 from worker.runtime import Runtime, set_runtime
 
@@ -22,7 +22,7 @@ PLAYERS = [{"name": "Ada", "email": "ada@example.com", "tz": "Europe/Paris"},
 @pytest.fixture
 def rq_rt(real_redis, real_redis_url, monkeypatch):
     clock = {"at": datetime(2026, 6, 1, 21, 30, tzinfo=UTC)}  # 23:30 in Paris
-    monkeypatch.setattr(quiet, "now", lambda: clock["at"])
+    monkeypatch.setattr(current, "now", lambda: clock["at"])
     rq_redis = redis.Redis.from_url(real_redis_url)
     rt = Runtime({**DEFAULTS, "SECRET_KEY": "s", "QUIET_HOURS": "22-8"}, real_redis, rq_redis)
     set_runtime(rt)

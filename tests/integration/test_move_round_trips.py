@@ -371,13 +371,13 @@ def test_views_in_a_row_write_their_seat_seen_once_a_minute(rq_app, round_trips,
                                                              monkeypatch):
     from datetime import UTC, datetime, timedelta
 
-    from worker import quiet
+    from worker import current, quiet
     client = rq_app.test_client()
     gid, tokens = new_game(client)
     rt = rq_app.extensions["ravenpost"]
     start = datetime(2026, 11, 30, 12, tzinfo=UTC)
     at = [start]
-    monkeypatch.setattr(quiet, "now", lambda: at[0])
+    monkeypatch.setattr(current, "now", lambda: at[0])
     seen = f"rp:{{g:{gid}}}:seen:0"
 
     def look() -> list[bytes]:

@@ -66,8 +66,8 @@ def test_development_starts_with_the_defaults():
 @pytest.fixture
 def worker_environment(monkeypatch):
     """A fresh worker process: no runtime built yet, only the environment to go on."""
-    import worker.runtime
-    monkeypatch.setattr(worker.runtime, "_runtime", None)
+    import worker.current
+    monkeypatch.setattr(worker.current, "_runtime", None)
     for name in ("SECRET_KEY", "ADMIN_TOKEN", "REDIS_URL", "RAVENPOST_ENV", "MAIL_BACKEND"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("RAVENPOST_ENV", "production")

@@ -10,7 +10,7 @@ import pytest
 
 from events import envelope as ev
 from events.store import key
-from worker import jobs, players, quiet
+from worker import current, jobs, players, quiet
 from worker.projection import pending_notices
 
 ADA = {"name": "Ada", "email": "ada@example.com", "tz": "Europe/Paris"}
@@ -18,7 +18,7 @@ BO = {"name": "Bo", "email": "bo@example.com", "tz": "Asia/Tokyo"}
 
 
 class Clock:
-    """A controllable clock for worker.quiet (never sleeps)."""
+    """A controllable clock for worker.current.now (never sleeps)."""
 
     def __init__(self, at: datetime) -> None:
         self.at = at
@@ -33,7 +33,7 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch, rt):
     c = Clock(datetime(2026, 6, 1, 12, 0, tzinfo=UTC))  # 14:00 in Paris, 21:00 in Tokyo
-    monkeypatch.setattr(quiet, "now", c)
+    monkeypatch.setattr(current, "now", c)
     rt.clock = c  # the same clock stamps the events and drives the game clocks
     return c
 
