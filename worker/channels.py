@@ -53,7 +53,7 @@ from worker import players
 from worker.lease import lease
 from worker.links import seat_token
 from worker.mail import Email, MailError
-from worker.projection import NOTICE_MAX_PENDING
+from worker.notices import NOTICE_MAX_PENDING
 from worker.runtime import Runtime
 
 log = logging.getLogger(__name__)

@@ -37,13 +37,11 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from events.store import key
 from worker import channels, digest, due, quiet, timeouts
 from worker import notify as mail
+from worker.notices import Notice, notice_done, pending_notices
 from worker.projection import (
-    Notice,
     count_superseded,
     enqueue_notice,
     lagging_games,
-    notice_done,
-    pending_notices,
     project_game,
     schedule_deadline,
     superseded,

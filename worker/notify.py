@@ -21,8 +21,8 @@ from events.store import key
 from worker import consent, players, quiet
 from worker.links import seat_token
 from worker.mail import Email
+from worker.notices import notice_done
 from worker.picture_mail import mail_picture
-from worker.projection import notice_done
 from worker.runtime import Runtime
 from worker.sending import LEASE_SECONDS, MARKER_SECONDS, render, send_once
 

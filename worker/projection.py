@@ -6,8 +6,8 @@ deadline from the game's clocks), ``clock`` (the clocks, :mod:`events.clocks`, a
 projected version), ``pending`` (notices whose email is not confirmed), ``summary`` (for the
 lobby) and the snapshot.  "Nothing lost, nothing twice": the new ``awaiting``,
 ``projected`` and ``pending`` are written in one transaction *before* the email jobs are
-enqueued; a crash after it leaves the notices pending, and the sweep enqueues them again
-(the email job deduplicates, so a repeat sends nothing).
+enqueued; a crash after it leaves the notices pending (:mod:`worker.notices`), and the
+sweep enqueues them again (the email job deduplicates, so a repeat sends nothing).
 
 One projection per game at a time: a lease (:mod:`worker.lease`, ``LOCK_SECONDS``,
 renewed while the fold runs) rather than a long lock, so a worker that dies mid-fold, or
@@ -20,8 +20,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
-from datetime import timedelta
+from dataclasses import asdict, replace
 from typing import Any
 
 import redis
@@ -33,37 +32,22 @@ from events.replay import Table
 from events.store import DIRTY, key
 from worker import due, forced, players, timeouts
 from worker.lease import lease
+from worker.notices import NOTICE_MAX_PENDING as NOTICE_MAX_PENDING
+from worker.notices import PENDING_GAMES, Notice
+from worker.notices import notice_done as notice_done
+from worker.notices import pending_notices as pending_notices
 from worker.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
 LOCK_SECONDS = 15
-# A notice whose email still has not gone out after this long (the provider refusing it
-# as "try later" for a week) is given up, logged, and left to the game page: keeping it
-# would keep every marker guarding it alive for ever.
-NOTICE_MAX_PENDING = timedelta(days=7)
 
-# Indexes across games, each split into buckets on a cluster (see events/shards.py):
+# Indexes across games, each split into buckets on a cluster (see events/shards.py), besides
+# the games with notices pending (worker.notices.PENDING_GAMES):
 LOBBY = "rp:lobby"  # sorted set: game id -> last update time
-PENDING_GAMES = "rp:pending"  # set of game ids with notices not yet confirmed sent
 # how many turn notices were out of date when projected (never pending, never mailed):
 # a counter for operators and benchmarks
 SUPERSEDED = "rp:stats:superseded_notices"
-
-
-@dataclass(frozen=True)
-class Notice:
-    """One email to send: a turn (or invitation) for ``seat`` that began at ``version``."""
-
-    kind: str  # "turn", "undo", "vote", "timeout" or "ended"
-    version: int
-    seat: int
-    deadline: str | None = None
-    since: float | None = None  # when projection recorded it (unix time)
-
-    @property
-    def ident(self) -> str:
-        return f"{self.kind}:{self.version}:{self.seat}"
 
 
 def summary_of(table: Table) -> dict[str, Any]:
@@ -365,38 +349,6 @@ def schedule_deadline(rt: Runtime, game_id: str, notice: Notice) -> None:
     clocks = timeouts.read_model(rt, game_id)
     if clocks is not None:
         timeouts.schedule(rt, game_id, clocks)
-
-
-def notice_done(rt: Runtime, game_id: str, ident: str) -> None:
-    """Forget a notice whose email went out (or was not needed)."""
-    rt.redis.hdel(key(game_id, "pending"), ident)
-
-
-def pending_notices(rt: Runtime) -> list[tuple[str, Notice]]:
-    """Notices recorded by a projection whose email has not been confirmed yet.
-
-    A notice pending longer than ``NOTICE_MAX_PENDING`` is given up here (logged).
-    """
-    out = []
-    oldest = time.time() - NOTICE_MAX_PENDING.total_seconds()
-    for game_id in shards.smembers(rt.redis, PENDING_GAMES):
-        members = rt.redis.hvals(key(game_id, "pending"))
-        if not members:
-            index = shards.bucket_key(rt.redis, PENDING_GAMES, game_id)
-            rt.redis.srem(index, game_id)
-            # a projection that wrote notices meanwhile has put the game in already:
-            # looking again after the removal puts it back
-            if rt.redis.hlen(key(game_id, "pending")):
-                rt.redis.sadd(index, game_id)
-        for member in members:
-            notice = Notice(**json.loads(member))
-            if notice.since is not None and notice.since < oldest:
-                log.error("gave up the %s email of game %s: still not sent after %s",
-                          notice.ident, game_id, NOTICE_MAX_PENDING)
-                notice_done(rt, game_id, notice.ident)
-                continue
-            out.append((game_id, notice))
-    return out
 
 
 def lobby_summaries(rt: Runtime, limit: int) -> list[dict[str, Any]]:

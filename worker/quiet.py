@@ -40,6 +40,7 @@ from events import shards
 from events.store import key
 from worker import current, players
 from worker.current import now as now
+from worker.notices import notice_done
 from worker.runtime import Runtime
 from worker.seen import SEEN_REFRESH as SEEN_REFRESH
 from worker.seen import SEEN_SECONDS as SEEN_SECONDS
@@ -47,6 +48,7 @@ from worker.seen import SeenNotes as SeenNotes
 from worker.seen import seen as seen
 from worker.seen import seen_entry as seen_entry
 from worker.seen import seen_recently
+from worker.sending import MARKER_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -148,8 +150,6 @@ def intercept(rt: Runtime, game_id: str, version: int, seat: int, kind: str,
 
 def _settle(rt: Runtime, game_id: str, version: int, seat: int, kind: str,
             marker: str) -> None:
-    from worker.projection import notice_done
-    from worker.sending import MARKER_SECONDS
     rt.redis.set(marker, SKIPPED, ex=MARKER_SECONDS, nx=True)
     if kind == "turn":
         notice_done(rt, game_id, f"turn:{version}:{seat}")
@@ -162,7 +162,6 @@ def _member(game_id: str, version: int, seat: int, kind: str) -> str:
 def hold(rt: Runtime, game_id: str, version: int, seat: int, kind: str, until: datetime,
          at: datetime) -> None:
     """Keep the email for when the quiet hours end: recorded, then scheduled."""
-    from worker.projection import notice_done
     rt.redis.zadd(shards.bucket_key(rt.redis, HELD, game_id),
                   {_member(game_id, version, seat, kind): until.timestamp()})
     rt.enqueuer.enqueue(release, game_id, version, seat, kind,

@@ -9,7 +9,7 @@ mail.  The one duplicate left: the provider accepted the mail and the worker die
 Redis stayed away longer than the lease) before ``sent`` was written.
 
 Markers expire after ``MARKER_SECONDS``: a job can only ask for the same mail again while
-its notice is pending (at most ``projection.NOTICE_MAX_PENDING``) or within a sweep of it
+its notice is pending (at most ``notices.NOTICE_MAX_PENDING``) or within a sweep of it
 being sent, so a marker older than that guards nothing.
 
 Every email carries one-click unsubscribe as RFC 8058 describes: ``List-Unsubscribe``
@@ -25,8 +25,8 @@ import redis
 
 from worker.lease import lease
 from worker.mail import Email, MailError
+from worker.notices import NOTICE_MAX_PENDING
 from worker.picture_mail import MailPicture
-from worker.projection import NOTICE_MAX_PENDING
 from worker.runtime import Runtime
 
 log = logging.getLogger(__name__)
