@@ -1,4 +1,9 @@
-"""Enqueueing jobs with deterministic ids, on RQ or (tests, bots) inline."""
+"""Enqueueing jobs with deterministic ids, on RQ or (tests, bots) inline.
+
+A job is a function, or its dotted name (``"worker.jobs.notify"``), as RQ itself allows
+(it records a job by that name either way): a module below :mod:`worker.jobs` enqueues
+the jobs there by name, without importing it.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,8 @@ from typing import Any
 from worker.current import set_runtime
 
 log = logging.getLogger(__name__)
+
+JobRef = Callable[..., Any] | str  # a job function, or its dotted name
 
 QUEUE_NAME = "ravenpost"
 # Emails wait on a queue of their own, which a worker takes from only when the main
@@ -80,7 +87,7 @@ class Enqueuer:
         self.shares_game_redis = (rq_redis is not None and game_redis is not None
                                   and same_database(rq_redis, game_redis))
 
-    def coalesced_command(self, func: Callable[..., Any], *args: Any, job_id: str,
+    def coalesced_command(self, func: JobRef, *args: Any, job_id: str,
                           busy_id: str, queue: str = QUEUE_NAME) -> tuple[Any, ...] | None:
         """One command for the game Redis's pipeline, after a write there, that makes
         :meth:`enqueue_coalesced`'s decision and puts the job it calls for (as RQ's
@@ -102,7 +109,7 @@ class Enqueuer:
             words[at] = stamp
         return tuple(words)
 
-    def _record(self, func: Callable[..., Any], args: tuple, job_id: str, busy_id: str,
+    def _record(self, func: JobRef, args: tuple, job_id: str, busy_id: str,
                 queue: str) -> tuple[tuple[Any, ...], tuple[int, ...]]:
         """:meth:`coalesced_command`'s words for these ids, and the places of the jobs'
         times among them: for each job, how many commands, then each one's length and
@@ -139,7 +146,7 @@ class Enqueuer:
             self._queues[name] = Queue(name, connection=self._rq_redis)
         return self._queues[name]
 
-    def enqueue(self, func: Callable[..., Any], *args: Any, job_id: str,
+    def enqueue(self, func: JobRef, *args: Any, job_id: str,
                 delay: timedelta | None = None, queue: str = QUEUE_NAME) -> None:
         """Enqueue ``func(*args)`` under ``job_id`` on ``queue``; a job id already
         waiting is kept.
@@ -151,13 +158,13 @@ class Enqueuer:
         if self.queue is None:
             if delay is None:  # inline mode runs what is due now; timers are not simulated
                 set_runtime(self._inline)
-                func(*args)
+                job_function(func)(*args)
             return
         if self.status(job_id) in WAITING:
             return  # the same work is already waiting
         self._put(func, args, job_id, delay, queue)
 
-    def enqueue_coalesced(self, func: Callable[..., Any], *args: Any, job_id: str,
+    def enqueue_coalesced(self, func: JobRef, *args: Any, job_id: str,
                           busy_id: str, decided: Any = None, queue: str = QUEUE_NAME,
                           last_id: str | None = None) -> None:
         """Enqueue ``func(*args)`` under ``job_id`` unless that job is already waiting.
@@ -207,7 +214,7 @@ class Enqueuer:
         from rq.job import Job
         return _text(self._rq_redis.hget(Job.key_for(job_id), "status"))
 
-    def _put(self, func: Callable[..., Any], args: tuple, job_id: str,
+    def _put(self, func: JobRef, args: tuple, job_id: str,
              delay: timedelta | None, queue: str = QUEUE_NAME) -> None:
         # one round trip: RQ writes the job and queues it through our pipeline
         pipe = self._rq_redis.pipeline()
@@ -223,6 +230,15 @@ class Enqueuer:
     def _options(job_id: str, pipe: Any) -> dict[str, Any]:
         return {"job_id": job_id, "result_ttl": RESULT_TTL, "failure_ttl": FAILURE_TTL,
                 "pipeline": pipe}
+
+
+def job_function(func: JobRef) -> Callable[..., Any]:
+    """The function a job runs: ``func``, or the function its dotted name names (as an
+    RQ worker finds it)."""
+    if isinstance(func, str):
+        from rq.utils import import_attribute
+        return import_attribute(func)
+    return func
 
 
 def _text(status: Any) -> str | None:
