@@ -17,7 +17,7 @@ from games import registry
 from games.protocol import Game, IllegalMove, Move, State
 from games.rng import GameRandom, RecordingRandom
 from tests.support import PLAYERS
-from worker import forced, jobs
+from worker import forced, jobs, projection
 from worker.projection import project_game
 
 
@@ -163,7 +163,7 @@ def test_forced_moves_are_capped_per_run_and_the_next_run_goes_on(rt):
 def test_a_projection_run_leaves_the_rest_to_the_next_run(rt, monkeypatch):
     game_id = corridor(rt, ["forced"] * 60)
     asked = []
-    monkeypatch.setattr(jobs, "request_projection",
+    monkeypatch.setattr(projection, "request_projection",
                         lambda enqueuer, gid, version: asked.append((gid, version)))
     project_game(rt, game_id, deliver=lambda *a: None)
     assert len(moves(rt, game_id)) == 50
@@ -173,7 +173,7 @@ def test_a_projection_run_leaves_the_rest_to_the_next_run(rt, monkeypatch):
 def test_a_loop_of_only_moves_stops_after_a_bounded_streak(rt, monkeypatch):
     game_id = corridor(rt, ["forced"] * (forced.MAX_STREAK + 20))
     asked = []
-    monkeypatch.setattr(jobs, "request_projection",
+    monkeypatch.setattr(projection, "request_projection",
                         lambda enqueuer, gid, version: asked.append(version))
     for _ in range(forced.MAX_STREAK // forced.MAX_PER_RUN + 2):
         project_game(rt, game_id, deliver=lambda *a: None)

@@ -14,7 +14,9 @@ one round trip for all of a game's notices, beside the seats record read with th
 
 Projection is coalesced: one ``project:<game>`` job folds everything new in the game's
 log, so however many moves land while it waits, a game has at most one waiting
-projection job (see :func:`request_projection`).
+projection job (see :func:`worker.projection.request_projection`, also importable from
+here, as are the other modules' requests for the jobs here: they name them, and do not
+import this module).
 
 The sweep is not a chain of jobs each scheduling the next (one lost link would end it):
 every worker, on each of its maintenance ticks (:mod:`worker.process`), calls
@@ -29,7 +31,6 @@ import json
 import logging
 import time
 from datetime import timedelta
-from typing import Any
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -46,6 +47,8 @@ from worker.projection import (
     schedule_deadline,
     superseded,
 )
+from worker.projection import projection_command as projection_command
+from worker.projection import request_projection as request_projection
 from worker.queue import MAIL_QUEUE_NAME
 from worker.runtime import runtime
 
@@ -190,31 +193,6 @@ def send_notice(rt, game_id: str, notice: Notice) -> None:
     except Exception:  # a failed email must not fail the projection: the sweep retries
         log.warning("the %s email of game %s failed; the sweep will retry it",
                     notice.ident, game_id, exc_info=True)
-
-
-def request_projection(enqueuer, game_id: str, version: int, decided: Any = None) -> None:
-    """Ask for the projection of ``game_id`` after its event ``version`` was appended.
-
-    A waiting ``project:<game>`` job will fold that event, so nothing is added; while
-    one runs, ``project:<game>:next`` is enqueued unless it waits already (and only if
-    it runs too, ``project:<game>:<version>``), which projects whatever that run left
-    (or finds the game's projection lease held, in which case the holder checks the
-    log again once it lets go: see :func:`worker.projection.project_game`).  So a busy
-    game has at most two projection jobs waiting, however fast its moves come.
-    ``decided``: the reply of :func:`projection_command`, sent with the append in its
-    round trip (then no round trip is needed here, unless both jobs were running).
-    """
-    enqueuer.enqueue_coalesced(project, game_id, job_id=f"project:{game_id}",
-                               busy_id=f"project:{game_id}:next", decided=decided,
-                               last_id=f"project:{game_id}:{version}")
-
-
-def projection_command(enqueuer, game_id: str) -> tuple | None:
-    """The command that does :func:`request_projection`'s work on the server, to send
-    in an append's pipeline, right after the append (None: the queue is on another
-    Redis, so :func:`request_projection` does it in round trips of its own)."""
-    return enqueuer.coalesced_command(project, game_id, job_id=f"project:{game_id}",
-                                      busy_id=f"project:{game_id}:next")
 
 
 def notify(game_id: str, version: int, seat: int) -> bool:

@@ -27,10 +27,11 @@ import redis
 
 from events import envelope as ev
 from events import shards
-from events.clocks import iso
+from events.clocks import ClockFold, iso
 from events.replay import Table
 from events.store import DIRTY, key
-from worker import due, forced, players, timeouts
+from worker import due, forced, players
+from worker.clocks import CLOCK_KEY, clocks_of, read_model, schedule, store_read_model
 from worker.lease import lease
 from worker.notices import NOTICE_MAX_PENDING as NOTICE_MAX_PENDING
 from worker.notices import PENDING_GAMES, Notice
@@ -62,6 +63,11 @@ def summary_of(table: Table) -> dict[str, Any]:
 
 
 MAX_ROUNDS = 100  # a game that keeps moving this long is left to the next job or sweep
+# The jobs of worker.jobs enqueued here, by name (worker.jobs imports this module):
+PROJECT = "worker.jobs.project"  # one game's projection
+NOTIFY = {"turn": "worker.jobs.notify", "undo": "worker.jobs.notify_undo",
+          "vote": "worker.jobs.notify_vote", "timeout": "worker.jobs.notify_timeout",
+          "ended": "worker.jobs.notify_end"}  # a notice's email job, by its kind
 
 
 def project_game(rt: Runtime, game_id: str,
@@ -102,9 +108,33 @@ def project_game(rt: Runtime, game_id: str,
         if not _lags(rt, game_id):
             break
     if budget <= 0 and forced.should_go_on(rt, game_id):  # more forced moves: next run
-        from worker import jobs  # jobs import this module
-        jobs.request_projection(rt.enqueuer, game_id, rt.store.version(game_id))
+        request_projection(rt.enqueuer, game_id, rt.store.version(game_id))
     return notices
+
+
+def request_projection(enqueuer, game_id: str, version: int, decided: Any = None) -> None:
+    """Ask for the projection of ``game_id`` after its event ``version`` was appended.
+
+    A waiting ``project:<game>`` job will fold that event, so nothing is added; while
+    one runs, ``project:<game>:next`` is enqueued unless it waits already (and only if
+    it runs too, ``project:<game>:<version>``), which projects whatever that run left
+    (or finds the game's projection lease held, in which case the holder checks the
+    log again once it lets go: see :func:`project_game`).  So a busy game has at most
+    two projection jobs waiting, however fast its moves come.
+    ``decided``: the reply of :func:`projection_command`, sent with the append in its
+    round trip (then no round trip is needed here, unless both jobs were running).
+    """
+    enqueuer.enqueue_coalesced(PROJECT, game_id, job_id=f"project:{game_id}",
+                               busy_id=f"project:{game_id}:next", decided=decided,
+                               last_id=f"project:{game_id}:{version}")
+
+
+def projection_command(enqueuer, game_id: str) -> tuple | None:
+    """The command that does :func:`request_projection`'s work on the server, to send
+    in an append's pipeline, right after the append (None: the queue is on another
+    Redis, so :func:`request_projection` does it in round trips of its own)."""
+    return enqueuer.coalesced_command(PROJECT, game_id, job_id=f"project:{game_id}",
+                                      busy_id=f"project:{game_id}:next")
 
 
 def _lags(rt: Runtime, game_id: str) -> bool:
@@ -123,7 +153,7 @@ def _read(rt: Runtime, game_id: str, everything: bool = False) -> list[Any]:
         pipe.hgetall(key(game_id, "awaiting"))
         pipe.get(key(game_id, "settings"))
         pipe.get(key(game_id, "snapshot_version"))
-        pipe.get(key(game_id, timeouts.CLOCK_KEY))  # the clocks read model
+        pipe.get(key(game_id, CLOCK_KEY))  # the clocks read model
     last, projected, *rest = pipe.execute()
     return [int(last[0][0].split("-", 1)[1]) if last else 0, int(projected or 0), *rest]
 
@@ -187,9 +217,9 @@ def _project_once(rt: Runtime, game_id: str, held: Table | None = None
     if not table.ended and table.outcome() is not None:
         rt.games.end_if_over(game_id)  # the web process died before recording the end
     if clocks is None or clocks.version != table.version:
-        clocks = timeouts.clocks_of(rt, game_id)  # the read model on, or the whole log
+        clocks = clocks_of(rt, game_id)  # the read model on, or the whole log
         if clocks.version != table.version:  # the log grew meanwhile: fold it next round
-            clocks = timeouts.ClockFold(deadline_hours=hours)
+            clocks = ClockFold(deadline_hours=hours)
     deadlines = _deadlines(clocks)
     for seat, entry in awaiting.items():
         entry["deadline"] = deadlines.get(seat)
@@ -229,7 +259,7 @@ def _project_once(rt: Runtime, game_id: str, held: Table | None = None
             pipe.sadd(pending_index, game_id)
     pipe.set(key(game_id, "summary"), json.dumps(summary_of(table)))
     if clocks.version:
-        timeouts.store_read_model(pipe, game_id, clocks)
+        store_read_model(pipe, game_id, clocks)
     pipe.set(key(game_id, "projected"), table.version)
     lobby = shards.bucket_key(rt.redis, LOBBY, game_id)
     if not cluster:  # one server: the lobby's index rides in the transaction
@@ -243,7 +273,7 @@ def _project_once(rt: Runtime, game_id: str, held: Table | None = None
     if clocks.version and clocks.kind != "none" or any(
             s["bot"] or s["unseat"] for s in clocks.s["seats"]):
         due.set_due(rt.redis, game_id, clocks.next_due())
-        timeouts.schedule(rt, game_id, clocks)
+        schedule(rt, game_id, clocks)
     # on a cluster, the indexes across games go outside the game's transaction (other
     # hash slots), as does the count of notices out of date on any server
     pipe = rt.redis.pipeline(transaction=False)
@@ -297,17 +327,17 @@ def superseded(notice: Notice, awaiting: dict[int, dict]) -> bool:
 
 
 def _clocks_at(projected: int, hours: float | None,
-               raw: str | None) -> timeouts.ClockFold | None:
+               raw: str | None) -> ClockFold | None:
     """The clocks read model (``raw``, as stored) at version ``projected`` (a fresh fold
     for a new game); None if it is missing or stands elsewhere (then the whole log is
     folded)."""
     if not projected:
-        return timeouts.ClockFold(deadline_hours=hours)
-    clocks = timeouts.ClockFold(json.loads(raw)) if raw else None
+        return ClockFold(deadline_hours=hours)
+    clocks = ClockFold(json.loads(raw)) if raw else None
     return clocks if clocks is not None and clocks.version == projected else None
 
 
-def _deadlines(clocks: timeouts.ClockFold) -> dict[int, str]:
+def _deadlines(clocks: ClockFold) -> dict[int, str]:
     """Each running seat's deadline (ISO, UTC), from its clock."""
     if clocks.kind == "none" or not clocks.version:
         return {}
@@ -321,23 +351,21 @@ def _deadlines(clocks: timeouts.ClockFold) -> dict[int, str]:
 
 def enqueue_notice(rt: Runtime, game_id: str, notice: Notice) -> None:
     """Enqueue the email job for one notice (and its reminder), by deterministic job id."""
-    from worker import jobs  # jobs import this module
-
     if notice.kind == "turn":
-        rt.enqueuer.enqueue(jobs.notify, game_id, notice.version, notice.seat,
+        rt.enqueuer.enqueue(NOTIFY["turn"], game_id, notice.version, notice.seat,
                             job_id=f"notify:{game_id}:{notice.version}:{notice.seat}")
         schedule_deadline(rt, game_id, notice)
     elif notice.kind == "undo":
-        rt.enqueuer.enqueue(jobs.notify_undo, game_id, notice.version, notice.seat,
+        rt.enqueuer.enqueue(NOTIFY["undo"], game_id, notice.version, notice.seat,
                             job_id=f"undo:{game_id}:{notice.version}:{notice.seat}")
     elif notice.kind == "vote":
-        rt.enqueuer.enqueue(jobs.notify_vote, game_id, notice.version, notice.seat,
+        rt.enqueuer.enqueue(NOTIFY["vote"], game_id, notice.version, notice.seat,
                             job_id=f"vote:{game_id}:{notice.version}:{notice.seat}")
     elif notice.kind == "timeout":
-        rt.enqueuer.enqueue(jobs.notify_timeout, game_id, notice.version, notice.seat,
+        rt.enqueuer.enqueue(NOTIFY["timeout"], game_id, notice.version, notice.seat,
                             job_id=f"timeout:{game_id}:{notice.version}:{notice.seat}")
     else:
-        rt.enqueuer.enqueue(jobs.notify_end, game_id, notice.seat,
+        rt.enqueuer.enqueue(NOTIFY["ended"], game_id, notice.seat,
                             job_id=f"ended:{game_id}:{notice.seat}")
 
 
@@ -346,9 +374,9 @@ def schedule_deadline(rt: Runtime, game_id: str, notice: Notice) -> None:
     deadline), from the clocks read model (:mod:`events.clocks`)."""
     if notice.kind != "turn" or not notice.deadline:
         return
-    clocks = timeouts.read_model(rt, game_id)
+    clocks = read_model(rt, game_id)
     if clocks is not None:
-        timeouts.schedule(rt, game_id, clocks)
+        schedule(rt, game_id, clocks)
 
 
 def lobby_summaries(rt: Runtime, limit: int) -> list[dict[str, Any]]:

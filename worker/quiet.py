@@ -39,6 +39,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from events import shards
 from events.store import key
 from worker import current, players
+from worker.clocks import read_model
 from worker.current import now as now
 from worker.notices import notice_done
 from worker.runtime import Runtime
@@ -194,7 +195,6 @@ def release(game_id: str, version: int, seat: int, kind: str) -> bool:
 
 def _timed_out(rt: Runtime, game_id: str, turn: int, seat: int) -> bool:
     """Whether the clocks read model has ``seat``'s turn begun at ``turn`` timed out."""
-    from worker.timeouts import read_model
     clocks = read_model(rt, game_id)
     seats = clocks.s["seats"] if clocks is not None else []
     return seat < len(seats) and seats[seat]["timed_out"] == turn \

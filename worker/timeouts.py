@@ -1,12 +1,13 @@
 """Firing time-outs and reminders, and what a time-out does (the game's policy).
 
-Everything here is decided on the log: :func:`clocks_of` folds the game's events into
-its clocks (:mod:`events.clocks`), :func:`check_game` asks what is due at the runtime's
-``now`` and appends the one event it calls for with the version it folded as the expected
-version.  So a time-out is recorded once per (turn, seat) however many jobs, sweeps and
-restarted workers fire it: a second firing folds the first one's ``TimedOut`` and finds
-nothing due, and a firing racing a move (or another firing) fails its append and looks
-again.
+Everything here is decided on the log: :func:`worker.clocks.clocks_of` folds the game's
+events into its clocks (:mod:`events.clocks`), :func:`check_game` asks what is due at the
+runtime's ``now`` and appends the one event it calls for with the version it folded as the
+expected version.  So a time-out is recorded once per (turn, seat) however many jobs,
+sweeps and restarted workers fire it: a second firing folds the first one's ``TimedOut``
+and finds nothing due, and a firing racing a move (or another firing) fails its append and
+looks again.  (The clocks' folds, their read model and the jobs that fire them are
+:mod:`worker.clocks`, whose names are also here.)
 
 Policies (GameCreated ``platform.on_timeout``), after ``TimedOut{seat, turn, policy}``:
 
@@ -27,7 +28,6 @@ from __future__ import annotations
 
 import json
 import logging
-from datetime import timedelta
 from typing import Any
 
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -35,75 +35,26 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from events import envelope as ev
 from events import votes
-from events.clocks import ClockFold, fold
+from events.clocks import ClockFold
 from events.store import ConflictError, key
 from games.protocol import IllegalMove
 from worker import due
+from worker.clocks import CLOCK_KEY, clocks_of, full_fold, schedule
+from worker.clocks import LATE as LATE
+from worker.clocks import legacy_hours as legacy_hours
+from worker.clocks import read_model as read_model
+from worker.clocks import store_read_model as store_read_model
+from worker.projection import request_projection
 from worker.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
 MAX_STEPS = 50  # events one check may append (a bot playing a long turn of free actions)
 RETRY_BROKEN = 3600.0  # a game whose stand-in cannot move is looked at again in an hour
-# RQ keeps a scheduled time in whole seconds (rounded down): a job scheduled for the
-# exact due time may run a fraction of a second early, find nothing due, and leave the
-# time-out to the sweep.  So jobs are scheduled this much after it.
-LATE = 1.0
-CLOCK_KEY = "clock"  # per-game read model: the ClockFold state at the projected version
-
-
-def legacy_hours(rt: Runtime, game_id: str) -> float | None:
-    """The ``deadline_hours`` side setting of a game created before time controls."""
-    return (rt.store.get_json(game_id, "settings") or {}).get("deadline_hours")
-
-
-def clocks_of(rt: Runtime, game_id: str) -> ClockFold:
-    """The game's clocks at the log's latest version.
-
-    Folded on from the clocks read model (the projection's fold at the version it
-    projected) through the events after it, so a check costs the projection's lag, not
-    the game's length; from the whole log (:func:`full_fold`) when there is no read
-    model, when it is ahead of the log, or when a ``Rewound`` is among the events after
-    it (the clocks of a rewind need the state at its target).  The read model is the
-    same fold of the same events, so both ways give the same clocks."""
-    base = read_model(rt, game_id)
-    if base is None or not base.version:
-        return full_fold(rt, game_id)
-    tail = rt.store.read(game_id, base.version + 1)
-    if any(e.type == ev.REWOUND for e in tail) or (
-            not tail and rt.store.version(game_id) < base.version):
-        return full_fold(rt, game_id)
-    if tail:
-        table = rt.replayer.load(game_id, at=base.version)
-        for event in tail:
-            table = rt.replayer.evolve(table, game_id, event)
-            base.feed(event, table.to_act())
-    return base
-
-
-def full_fold(rt: Runtime, game_id: str) -> ClockFold:
-    """The game's clocks folded from its whole log (the authority; linear in the log)."""
-    pairs: list[tuple[Any, set[int]]] = []
-    previous = None
-    for table, event in rt.replayer.walk(game_id):
-        if previous is not None:
-            pairs.append((previous, table.to_act()))
-        previous = event
-    if previous is not None:
-        pairs.append((previous, rt.games.load(game_id, at=previous.version).to_act()))
-    return fold(pairs, legacy_hours(rt, game_id))
-
-
-def read_model(rt: Runtime, game_id: str) -> ClockFold | None:
-    """The clocks the projection last wrote (for pages and the API; may lag a move)."""
-    state = rt.store.get_json(game_id, CLOCK_KEY)
-    return ClockFold(state) if state else None
 
 
 def check_game(rt: Runtime, game_id: str) -> list[str]:
     """Do whatever the game's clocks call for at ``rt.now()``; the events appended."""
-    from worker import jobs  # jobs import this module
-
     done: list[str] = []
     clocks = None
     for _ in range(MAX_STEPS):
@@ -126,7 +77,7 @@ def check_game(rt: Runtime, game_id: str) -> list[str]:
             clocks = clocks_of(rt, game_id)
         due.set_due(rt.redis, game_id, clocks.next_due())
     if done:
-        jobs.request_projection(rt.enqueuer, game_id, rt.store.version(game_id))
+        request_projection(rt.enqueuer, game_id, rt.store.version(game_id))
     return done
 
 
@@ -215,34 +166,6 @@ def back(rt: Runtime, game_id: str, seat: int) -> Any:
     raise ConflictError(rt.store.version(game_id))
 
 
-def schedule(rt: Runtime, game_id: str, clocks: ClockFold) -> None:
-    """Enqueue the RQ jobs for the clocks' next reminders and time-outs (and, at once,
-    the follow-ups due whatever the time).  Job ids are per (game, turn, seat, kind) and
-    carry the due time, so a due time that moved (a vacation) gets a job of its own; a
-    job that fires early finds nothing due and does nothing.  A lost job is made up for
-    by the sweep through the due-time index."""
-    from worker import jobs  # jobs import this module
-
-    if clocks.kind == "none" and not any(s["bot"] for s in clocks.s["seats"]):
-        return
-    now = rt.now().timestamp()
-    if clocks.actions(0.0):
-        rt.enqueuer.enqueue(jobs.check_clocks, game_id, delay=timedelta(0),
-                            job_id=f"clock:{game_id}:{clocks.version}")
-    for seat in clocks.s["to_act"]:
-        clock = clocks.seat_clock(seat, now)
-        if clock.timed_out or clock.due is None:
-            continue
-        rt.enqueuer.enqueue(jobs.time_out, game_id, clock.turn, seat,
-                            delay=timedelta(seconds=max(0.0, clock.due - now) + LATE),
-                            job_id=f"time_out:{game_id}:{clock.turn}:{seat}:{int(clock.due)}")
-        for which, when in clocks.reminders(seat)[:1]:
-            rt.enqueuer.enqueue(jobs.remind, game_id, clock.turn, seat,
-                                delay=timedelta(seconds=max(0.0, when - now) + LATE),
-                                job_id=f"remind:{game_id}:{clock.turn}:{seat}:"
-                                       f"{which.replace('.', '_')}:{int(when)}")
-
-
 def index_game(rt: Runtime, game_id: str) -> None:
     """Put a game the projection never folded clocks for (it was waiting when time controls
     shipped) into the due-time index and schedule its jobs; nothing if it has a clocks read
@@ -289,8 +212,3 @@ def catch_up(rt: Runtime) -> int:
         return len(ids)
     return due.catch_up(rt.redis, oldest_first, index)
 
-
-def store_read_model(pipe: Any, game_id: str, clocks: ClockFold) -> None:
-    """Queue the write of the clocks read model on ``pipe`` (the projection's
-    transaction)."""
-    pipe.set(key(game_id, CLOCK_KEY), json.dumps(clocks.s))
