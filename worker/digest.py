@@ -2,7 +2,7 @@
 hour listing the games awaiting them, instead of one email per turn.
 
 The player turns it on (and picks the hour) on their my-games page; their turn emails
-are then skipped (settled, not retried: see :mod:`worker.quiet`), invitations and
+are then skipped (settled, not retried: see :mod:`worker.held`), invitations and
 reminders still go.  The digest of local day ``D`` is due at the chosen hour of ``D`` in
 the player's time zone, or when their quiet hours end if the hour falls inside them.
 
@@ -24,7 +24,8 @@ import logging
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from worker import current, players, quiet
+from worker import current, players
+from worker.hours import player_quiet, quiet_until, read_prefs, zone
 from worker.listing import listing
 from worker.runtime import Runtime
 from worker.sending import render, send_once
@@ -66,14 +67,14 @@ def player_tz(rt: Runtime, pid: str, prefs: dict[str, Any]) -> str:
 def due_at(day: date, hour: int, tz: str, quiet_hours: tuple[int, int] | None) -> datetime:
     """When the digest of local ``day`` is due (UTC): ``hour`` there, or the end of the
     quiet hours if ``hour`` falls inside them."""
-    where = quiet.zone(tz)
+    where = zone(tz)
     at = datetime.combine(day, time(hour), tzinfo=where)
-    return quiet.quiet_until(at, tz, quiet_hours) or at.astimezone(UTC)
+    return quiet_until(at, tz, quiet_hours) or at.astimezone(UTC)
 
 
 def _plan(rt: Runtime, pid: str) -> tuple[dict[str, Any], str, tuple[int, int] | None]:
-    prefs = quiet.read_prefs(rt.redis, pid)
-    return prefs, player_tz(rt, pid, prefs), quiet.player_quiet(prefs, rt.config)
+    prefs = read_prefs(rt.redis, pid)
+    return prefs, player_tz(rt, pid, prefs), player_quiet(prefs, rt.config)
 
 
 def _marker(pid: str, day: date) -> str:
@@ -88,7 +89,7 @@ def schedule(rt: Runtime, pid: str, at: datetime | None = None) -> date | None:
     hour = prefs["digest"]
     if hour is None:
         return None
-    today = at.astimezone(quiet.zone(tz)).date()
+    today = at.astimezone(zone(tz)).date()
     # the latest digest due (today's, or yesterday's before today's hour) if not sent
     last = max((d for d in (today - timedelta(days=1), today)
                 if due_at(d, hour, tz, quiet_hours) <= at), default=None)

@@ -36,7 +36,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from events.store import key
-from worker import channels, digest, due, quiet, timeouts
+from worker import channels, digest, due, held, timeouts
 from worker import notify as mail
 from worker.notices import Notice, notice_done, pending_notices
 from worker.projection import (
@@ -223,7 +223,7 @@ def send_timeout_notice(rt, game_id: str, version: int, seat: int) -> bool:
     once the mail went out (or had gone out already: the mail marker says so)."""
     (event,) = rt.store.read(game_id, version, version)
     marker = mail.timed_out_marker(game_id, event.data["turn"], event.data["seat"], seat)
-    if quiet.intercept(rt, game_id, version, seat, "timeout", marker):
+    if held.intercept(rt, game_id, version, seat, "timeout", marker):
         return False  # the seat's quiet hours: held (and no longer pending) until they end
     sent = mail.send_timed_out(rt, game_id, event.data["turn"], event.data["seat"], seat)
     notice_done(rt, game_id, f"timeout:{version}:{seat}")
@@ -251,9 +251,10 @@ def time_out(game_id: str, version: int, seat: int) -> list[str]:
 
 
 def send_held_reminder(game_id: str, version: int, seat: int) -> bool:
-    """A reminder held for the quiet hours (worker.quiet), sent when they end: it was
-    decided and recorded (ReminderSent, ``outcome="held"``) at its time; this sends it,
-    once (its own mail marker), unless the player moved meanwhile."""
+    """A reminder held for the quiet hours (worker.held), sent when they end (by
+    worker.quiet.release): it was decided and recorded (ReminderSent, ``outcome="held"``)
+    at its time; this sends it, once (its own mail marker), unless the player moved
+    meanwhile."""
     return mail.send_turn(runtime(), game_id, version, seat, reminder=True)
 
 
@@ -296,7 +297,7 @@ def sweep() -> int:
         enqueue_channels(rt, owed.game_id, owed.kind, owed.version, owed.seat, owed.since)
     fire_due(rt)  # clocks due, whether or not their scheduled jobs survived
     timeouts.catch_up(rt)  # games waiting since before the due-time index, a few a sweep
-    quiet.sweep(rt)  # held emails whose quiet hours are over
+    held.sweep(rt)  # held emails whose quiet hours are over
     digest.sweep(rt)  # daily digests due (every few minutes)
     pipe = rt.redis.pipeline(transaction=False)
     pipe.incr(SWEEP_RUNS)

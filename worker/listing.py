@@ -9,9 +9,9 @@ from typing import Any
 from events.clocks import ClockFold, span
 from events.store import key
 from worker.clocks import CLOCK_KEY  # the clocks read model
+from worker.hours import zone
 from worker.links import generation_of
 from worker.players import games_of
-from worker.quiet import zone
 
 MAX_LISTED = 200  # games on one page or digest, most urgent first
 

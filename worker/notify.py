@@ -18,7 +18,7 @@ from events import votes
 from events.history import forked_from
 from events.picture import local_time
 from events.store import key
-from worker import consent, players, quiet
+from worker import consent, held, players
 from worker.links import seat_token
 from worker.mail import Email
 from worker.notices import notice_done
@@ -106,7 +106,7 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
     reminder: once per turn and ``which`` reminder of it, see events.clocks)."""
     kind = ("remind" + (f"-{which}" if which else "")) if reminder else "turn"
     marker = key(game_id, f"mailed:{kind}:{version}:{seat}")
-    if quiet.intercept(rt, game_id, version, seat, "remind" if reminder else "turn", marker):
+    if held.intercept(rt, game_id, version, seat, "remind" if reminder else "turn", marker):
         return False  # not now (held for the morning) or not at all (seen, digest)
 
     def build() -> Email | None:

@@ -1,183 +1,45 @@
-"""Emails people want: no reminder for a player who just looked, none at night, and no
-single turn emails for a player who takes the daily digest.
+"""Held emails sent when the quiet hours end: the RQ job :func:`release`.
 
-:func:`intercept` is the one call the send path makes (``worker.notify.send_turn``),
-before anything is sent.  It answers True when the email is not to go now:
+The job sends through the usual send path (:mod:`worker.jobs`, :mod:`worker.notify`),
+which asks :mod:`worker.held` whether an email is to go now; so this module sits above
+them all, and they enqueue the job by its name, ``worker.quiet.release`` (also the name
+that jobs already waiting in Redis carry).
 
-* a *reminder* for a seat whose player opened the game (act link, personal page, API
-  ``GET`` with their token) in the last ``SEEN_SECONDS``: skipped;
-* a *turn* email (not the invitation) for a player who chose the daily digest: skipped,
-  the digest lists the game (:mod:`worker.digest`);
-* a turn, reminder or time-out email that would arrive in the player's quiet hours (in
-  their time zone; default 22:00-08:00, ``QUIET_HOURS`` sets the default, each player may
-  change it): *held*, and sent when the quiet hours end.  (A time-out email is named by
-  its TimedOut event's version, a turn or reminder email by its turn's.)
-
-A skipped email is settled with the email's own once-marker (value ``skipped``) and its
-notice is done, so nothing retries it.  A held email keeps its marker unset (it has not
-gone) and is recorded in the sorted set ``HELD`` (member ``game|version|seat|kind``,
-score: when the quiet hours end) and as an RQ scheduled job with a deterministic id
-(``held:<game>:<version>:<seat>:<kind>``); its notice is done, so the sweep does not
-resend it every minute of the night.  The job sends through the same send path (same
-marker: still once) and then drops the member; the sweep (:func:`sweep`) enqueues the
-job again for a member whose time has come, should the scheduled job be lost.
-
-"Last seen" (when a seat's player last looked): :mod:`worker.seen`, whose names are also
-here.
-
-Times come from :func:`worker.current.now`, which tests replace (a controllable clock,
-never sleeps).
+What an email waits for, and when it is skipped: :mod:`worker.held` (the send path's
+gate and the held emails), :mod:`worker.hours` (quiet hours), :mod:`worker.seen` (last
+seen).  Their names are also here, where callers of old find them.  Times come from
+:func:`worker.current.now`, which tests replace (a controllable clock, never sleeps).
 """
 
 from __future__ import annotations
 
-import json
-import logging
-from datetime import UTC, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
 from events import shards
-from events.store import key
-from worker import current, players
+from worker import current, jobs
 from worker.clocks import read_model
-from worker.current import now as now
-from worker.notices import notice_done
-from worker.runtime import Runtime
-from worker.seen import SEEN_REFRESH as SEEN_REFRESH
-from worker.seen import SEEN_SECONDS as SEEN_SECONDS
-from worker.seen import SeenNotes as SeenNotes
-from worker.seen import seen as seen
-from worker.seen import seen_entry as seen_entry
-from worker.seen import seen_recently
-from worker.sending import MARKER_SECONDS
+from worker.current import now
+from worker.held import (
+    HELD,
+    HELD_MAX_AGE,
+    SKIPPED,
+    SWEEP_BATCH,
+    SWEEP_GRACE,
+    hold,
+    intercept,
+    member,
+    sweep,
+)
+from worker.hours import default_quiet, player_quiet, quiet_until, read_prefs, zone
+from worker.runtime import Runtime, runtime
+from worker.seen import SEEN_REFRESH, SEEN_SECONDS, SeenNotes, seen, seen_entry, seen_recently
 
-log = logging.getLogger(__name__)
-
-# sorted set: "game|version|seat|kind" -> unix time it may be sent; in buckets by game on
-# a cluster (events/shards.py)
-HELD = "rp:held"
-HELD_MAX_AGE = timedelta(days=7)  # a held email older than this is given up (logged)
-SWEEP_GRACE = 60  # seconds the scheduled job has to run before the sweep enqueues it too
-SKIPPED = "skipped"  # once-marker value of an email that was not needed
-SWEEP_BATCH = 500  # held emails one sweep looks at, longest held first (the next goes on)
-
-
-# -- quiet hours -------------------------------------------------------------------------
-def zone(name: str | None) -> ZoneInfo:
-    """The time zone ``name``, UTC if it is unknown."""
-    try:
-        return ZoneInfo(name or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
-
-
-def default_quiet(config: dict) -> tuple[int, int] | None:
-    """The quiet hours of players who did not choose: ``QUIET_HOURS`` ("22-8", "off")."""
-    text = str(config.get("QUIET_HOURS") or "22-8")
-    if text == "off":
-        return None
-    return players.parse_quiet(text) or players.DEFAULT_QUIET
-
-
-def quiet_until(at: datetime, tz: str | None, quiet: tuple[int, int] | None) -> datetime | None:
-    """When the quiet hours around ``at`` end (UTC), or None if ``at`` is not in them.
-
-    ``quiet`` is (start, end) in local whole hours, end excluded; a start after the end
-    spans midnight (22-8).  The end is the local wall-clock hour, so a DST change in
-    the night moves it with the clocks."""
-    if quiet is None:
-        return None
-    start, end = quiet
-    where = zone(tz)
-    local = at.astimezone(where)
-    hour = local.hour + local.minute / 60 + local.second / 3600
-    inside = start <= hour < end if start < end else (hour >= start or hour < end)
-    if not inside:
-        return None
-    day = local.date() if hour < end else local.date() + timedelta(days=1)
-    return datetime.combine(day, time(end), tzinfo=where).astimezone(UTC)
-
-
-def player_quiet(prefs: dict, config: dict, seat: dict | None = None
-                 ) -> tuple[int, int] | None:
-    """A player's quiet hours: their own choice if they made one, else the ones the
-    game's creator gave this seat (that game only), else the default."""
-    if prefs.get("chosen"):
-        return prefs["quiet"]
-    given = (seat or {}).get("quiet")
-    if given:
-        return None if given == "off" else players.parse_quiet(given) or default_quiet(config)
-    return default_quiet(config)
-
-
-def read_prefs(client, pid: str) -> dict:
-    """The player's settings, with ``chosen`` true if they set their quiet hours."""
-    return players.prefs(client, pid)
-
-
-# -- the send path -----------------------------------------------------------------------
-def intercept(rt: Runtime, game_id: str, version: int, seat: int, kind: str,
-              marker: str) -> bool:
-    """Whether the ``kind`` email ("turn" or "remind") of ``seat``'s turn begun at
-    ``version`` (or "timeout": the TimedOut event at ``version``) is *not* to be sent now:
-    skipped or held (see the module docstring).
-    False leaves everything to the usual send (which also covers a mail sent already)."""
-    pipe = rt.redis.pipeline(transaction=False)
-    pipe.get(marker)
-    pipe.get(key(game_id, "seats"))
-    pipe.get(key(game_id, f"seen:{seat}"))
-    done, seats_raw, seen_raw = pipe.execute()
-    if done is not None:
-        return False  # sent or settled: the send path says so
-    seats = json.loads(seats_raw) if seats_raw else []
-    info = seats[seat] if seat < len(seats) else {}
-    if not info.get("email") or info.get("muted"):
-        return False
-    at = current.now()
-    if kind == "remind" and seen_recently(seen_raw, at):
-        _settle(rt, game_id, version, seat, kind, marker)
-        return True
-    prefs = read_prefs(rt.redis, players.seat_player(rt.redis, info))
-    if kind == "turn" and version != 1 and prefs["digest"] is not None:
-        _settle(rt, game_id, version, seat, kind, marker)  # the daily digest lists it
-        return True
-    until = quiet_until(at, prefs["tz"] or info.get("tz"),
-                        player_quiet(prefs, rt.config, info))
-    if until is None:
-        return False
-    hold(rt, game_id, version, seat, kind, until, at)
-    return True
-
-
-def _settle(rt: Runtime, game_id: str, version: int, seat: int, kind: str,
-            marker: str) -> None:
-    rt.redis.set(marker, SKIPPED, ex=MARKER_SECONDS, nx=True)
-    if kind == "turn":
-        notice_done(rt, game_id, f"turn:{version}:{seat}")
-
-
-def _member(game_id: str, version: int, seat: int, kind: str) -> str:
-    return f"{game_id}|{version}|{seat}|{kind}"
-
-
-def hold(rt: Runtime, game_id: str, version: int, seat: int, kind: str, until: datetime,
-         at: datetime) -> None:
-    """Keep the email for when the quiet hours end: recorded, then scheduled."""
-    rt.redis.zadd(shards.bucket_key(rt.redis, HELD, game_id),
-                  {_member(game_id, version, seat, kind): until.timestamp()})
-    rt.enqueuer.enqueue(release, game_id, version, seat, kind,
-                        job_id=f"held:{game_id}:{version}:{seat}:{kind}",
-                        delay=max(until - at, timedelta(seconds=1)))
-    if kind in ("turn", "timeout"):  # recorded in HELD now: the sweep need not resend
-        notice_done(rt, game_id, f"{kind}:{version}:{seat}")  # it all night
-    log.info("held the %s email of game %s seat %s until %s", kind, game_id, seat, until)
+__all__ = ["HELD", "HELD_MAX_AGE", "SEEN_REFRESH", "SEEN_SECONDS", "SKIPPED", "SWEEP_BATCH",
+           "SWEEP_GRACE", "SeenNotes", "default_quiet", "hold", "intercept", "now",
+           "player_quiet", "quiet_until", "read_prefs", "release", "seen", "seen_entry",
+           "seen_recently", "sweep", "zone"]
 
 
 def release(game_id: str, version: int, seat: int, kind: str) -> bool:
     """RQ job: send a held email (through the usual path, so still once)."""
-    from worker import jobs
-    from worker.runtime import runtime
-
     rt = runtime()
     send = {"remind": jobs.send_held_reminder, "timeout": jobs.notify_timeout}.get(
         kind, jobs.notify)
@@ -185,11 +47,11 @@ def release(game_id: str, version: int, seat: int, kind: str) -> bool:
     # email (held as well) says more
     sent = False if kind == "remind" and _timed_out(rt, game_id, version, seat) else \
         send(game_id, version, seat)
-    member = _member(game_id, version, seat, kind)
+    held = member(game_id, version, seat, kind)
     bucket = shards.bucket_key(rt.redis, HELD, game_id)
-    due = rt.redis.zscore(bucket, member)
+    due = rt.redis.zscore(bucket, held)
     if due is not None and due <= current.now().timestamp():  # not held again for later
-        rt.redis.zrem(bucket, member)
+        rt.redis.zrem(bucket, held)
     return bool(sent)
 
 
@@ -199,23 +61,3 @@ def _timed_out(rt: Runtime, game_id: str, turn: int, seat: int) -> bool:
     seats = clocks.s["seats"] if clocks is not None else []
     return seat < len(seats) and seats[seat]["timed_out"] == turn \
         and seats[seat]["turn"] == turn
-
-
-def sweep(rt: Runtime) -> int:
-    """Enqueue the held emails whose time has come (their scheduled job may be lost);
-    give up those held longer than ``HELD_MAX_AGE``.  Returns how many were enqueued."""
-    at = current.now().timestamp()
-    stale = at - HELD_MAX_AGE.total_seconds()
-    count = 0
-    for member, due in shards.zrangebyscore(rt.redis, HELD, "-inf", at - SWEEP_GRACE,
-                                            limit=SWEEP_BATCH):
-        game_id, version, seat, kind = member.split("|")
-        if due < stale:
-            log.error("gave up the held email %s: still not sent after %s", member,
-                      HELD_MAX_AGE)
-            rt.redis.zrem(shards.bucket_key(rt.redis, HELD, game_id), member)
-            continue
-        rt.enqueuer.enqueue(release, game_id, int(version), int(seat), kind,
-                            job_id=f"held:{game_id}:{version}:{seat}:{kind}")
-        count += 1
-    return count

@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 LEASE_SECONDS = 15  # a crashed send frees its mail this long after its last renewal
 MARKER_SECONDS = int(NOTICE_MAX_PENDING.total_seconds()) + 24 * 3600
-DONE = ("sent", "rejected", "skipped")  # skipped: see worker.quiet
+DONE = ("sent", "rejected", "skipped")  # skipped: see worker.held
 
 
 def send_once(rt: Runtime, marker: str, build, done) -> bool:

@@ -39,11 +39,13 @@ from events.clocks import ClockFold
 from events.store import ConflictError, key
 from games.protocol import IllegalMove
 from worker import due
+from worker import notify as mail
 from worker.clocks import CLOCK_KEY, clocks_of, full_fold, schedule
 from worker.clocks import LATE as LATE
 from worker.clocks import legacy_hours as legacy_hours
 from worker.clocks import read_model as read_model
 from worker.clocks import store_read_model as store_read_model
+from worker.held import HELD, SKIPPED
 from worker.projection import request_projection
 from worker.runtime import Runtime
 
@@ -130,10 +132,8 @@ def perform(rt: Runtime, game_id: str, clocks: ClockFold, action: dict[str, Any]
 def _remind(rt: Runtime, game_id: str, turn: int, seat: int, which: str) -> str:
     """Send (or hand to the quiet hours) one reminder; what became of it: "sent",
     "skipped" (the player looked at the game within the hour), "held" (quiet hours:
-    sent when they end, see worker.quiet), "none" (no email: muted, no address) or
+    sent when they end, see worker.held), "none" (no email: muted, no address) or
     "failed"."""
-    from worker import notify as mail
-    from worker import quiet
     try:
         sent = mail.send_turn(rt, game_id, turn, seat, reminder=True, which=which)
     except (RedisConnectionError, RedisTimeoutError):
@@ -144,11 +144,11 @@ def _remind(rt: Runtime, game_id: str, turn: int, seat: int, which: str) -> str:
         return "failed"
     if sent:
         return "sent"
-    if rt.redis.zscore(quiet.HELD, f"{game_id}|{turn}|{seat}|remind") is not None:
+    if rt.redis.zscore(HELD, f"{game_id}|{turn}|{seat}|remind") is not None:
         return "held"
     marker = key(game_id, f"mailed:remind-{which}:{turn}:{seat}")  # as notify names it
     # "sent": a run that died (or lost its append to a race) after sending it
-    return {quiet.SKIPPED: "skipped", "sent": "sent"}.get(rt.redis.get(marker) or "", "none")
+    return {SKIPPED: "skipped", "sent": "sent"}.get(rt.redis.get(marker) or "", "none")
 
 
 def back(rt: Runtime, game_id: str, seat: int) -> Any:

@@ -10,7 +10,7 @@ import pytest
 
 from events import envelope as ev
 from events.store import key
-from worker import current, jobs, players, quiet
+from worker import current, held, jobs, players, quiet
 from worker.projection import pending_notices
 
 ADA = {"name": "Ada", "email": "ada@example.com", "tz": "Europe/Paris"}
@@ -185,7 +185,7 @@ def test_the_sweep_reads_a_bounded_batch_of_held_emails_longest_held_first(
     clock.at = datetime(2026, 6, 1, 21, 30, tzinfo=UTC)
     game_id = new_game(rt)
     jobs.project(game_id)  # two held: Bo's until 23:00, Ada's until 06:00 (UTC)
-    monkeypatch.setattr(quiet, "SWEEP_BATCH", 1)
+    monkeypatch.setattr(held, "SWEEP_BATCH", 1)
     clock.at = datetime(2026, 6, 2, 7, 0, tzinfo=UTC)
     assert quiet.sweep(rt) == 1
     assert len(mails_to(rt, BO["email"])) == 1 and mails_to(rt, ADA["email"]) == []
