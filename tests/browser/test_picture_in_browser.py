@@ -15,7 +15,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, sign_in
 from tests.support import ADMIN, a_race_where_ada_can_play_a_pair
 
 pytestmark = pytest.mark.browser
@@ -63,6 +63,7 @@ def test_a_race_is_played_on_the_picture_through_the_outbox_links(live, browser,
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     width = viewport["width"]
+    sign_in(page, live)  # the organiser, by the link mailed to them
     start_race(page, live.base)
 
     # Ada antes by clicking the 2 chip in the picture

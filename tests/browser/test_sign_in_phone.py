@@ -33,6 +33,9 @@ def test_sign_in_by_a_mailed_link_works_and_fits(live, browser, shots, viewport)
     jobs.project(table.game_id)
     tab = browser.new_page(viewport=viewport, is_mobile=viewport is PHONE,
                            has_touch=viewport is PHONE)
+    tab.goto(live.base + "/")  # not signed in: the lobby asks for the organiser's address
+    assert tab.locator("input[name=creator_email]").is_visible()
+    tab.screenshot(path=shots / f"lobby-anonymous-{viewport['width']}.png", full_page=True)
     tab.goto(live.base + "/me")  # not signed in: sent to the sign-in page
     assert tab.url.endswith("/sign-in")
     looks_right(tab, shots, "sign-in", viewport["width"])
