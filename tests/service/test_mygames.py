@@ -139,7 +139,8 @@ def test_the_personal_page_sets_forced_moves_for_its_seat_and_links_my_games(cli
     assert reply.status_code == 303
     assert not forced.is_on(rt.redis, game_id, 1)  # the box was left unticked
     assert forced.is_on(rt.redis, game_id, 0)
-    assert players.prefs(rt.redis, players.player_id(rt.redis, "bo@example.com"))["quiet"] == (21, 9)
+    assert players.prefs(rt.redis, players.player_id(rt.redis, "bo@example.com"))["quiet"] \
+        == (21, 9)
 
 
 def test_a_get_of_the_page_changes_no_game_state(client, rt):
@@ -233,7 +234,8 @@ def test_the_lobby_sets_quiet_hours_of_its_own_game_only_never_a_players_setting
     assert lobby_form(client, quiet0="21-7", quiet1="off").status_code == 302
     ada = players.prefs(rt.redis, players.player_id(rt.redis, ADA))
     assert not ada["chosen"] and ada["quiet"] == (22, 8)  # Ada's settings: untouched
-    assert players.prefs(rt.redis, players.player_id(rt.redis, "bo@example.com"))["quiet"] == (23, 6)
+    assert players.prefs(rt.redis, players.player_id(rt.redis, "bo@example.com"))["quiet"] \
+        == (23, 6)
     [game_id] = [g for g in players.games_of(rt.redis, players.player_id(rt.redis, ADA))]
     seats = rt.store.get_json(game_id, "seats")
     assert quiet.player_quiet(ada, rt.config, seats[0]) == (21, 7)  # in that game

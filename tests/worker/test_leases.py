@@ -9,12 +9,11 @@ from datetime import timedelta
 
 import pytest
 
-from worker.mail import MailError
-
 from events.store import key
 from tests.support import PLAYERS
 from worker import jobs, notify, projection
 from worker.lease import lease
+from worker.mail import MailError
 from worker.projection import NOTICE_MAX_PENDING, pending_notices, project_game
 
 
