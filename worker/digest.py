@@ -27,7 +27,7 @@ from typing import Any
 from worker import current, players
 from worker.hours import player_quiet, quiet_until, read_prefs, zone
 from worker.listing import listing
-from worker.runtime import Runtime
+from worker.runtime import Runtime, runtime
 from worker.sending import render, send_once
 
 log = logging.getLogger(__name__)
@@ -109,7 +109,6 @@ def schedule(rt: Runtime, pid: str, at: datetime | None = None) -> date | None:
 
 def send_digest(pid: str, day: str) -> bool:
     """RQ job: send the player's digest of local ``day`` (once), then schedule the next."""
-    from worker.runtime import runtime
     rt = runtime()
     sent = send(rt, pid, date.fromisoformat(day))
     if rt.redis.sismember(DIGEST_PLAYERS, pid):

@@ -14,9 +14,9 @@ one round trip for all of a game's notices, beside the seats record read with th
 
 Projection is coalesced: one ``project:<game>`` job folds everything new in the game's
 log, so however many moves land while it waits, a game has at most one waiting
-projection job (see :func:`worker.projection.request_projection`, also importable from
-here, as are the other modules' requests for the jobs here: they name them, and do not
-import this module).
+projection job (see :func:`worker.projection.request_projection`, whose name is also
+here).  The modules below this one enqueue its jobs by name (``"worker.jobs.notify"``, see
+:mod:`worker.queue`): they do not import it.
 
 The sweep is not a chain of jobs each scheduling the next (one lost link would end it):
 every worker, on each of its maintenance ticks (:mod:`worker.process`), calls

@@ -105,4 +105,3 @@ class Runtime:
 
     def url(self, path: str) -> str:
         return self.config["BASE_URL"].rstrip("/") + path
-

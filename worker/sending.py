@@ -89,5 +89,3 @@ def render(rt: Runtime, name: str, subject: str, to: str, mail_key: str, context
                  headers={"List-Unsubscribe": f"<{unsubscribe_url}>",
                           "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
                  inline=(board.image,) if board else ())
-
-

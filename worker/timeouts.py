@@ -211,4 +211,3 @@ def catch_up(rt: Runtime) -> int:
                 log.exception("catch-up: the clocks of %s failed", game_id)
         return len(ids)
     return due.catch_up(rt.redis, oldest_first, index)
-
