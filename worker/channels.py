@@ -43,7 +43,6 @@ import time
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
-import redis
 from markupsafe import escape
 
 from events import shards
@@ -55,12 +54,13 @@ from worker.links import seat_token
 from worker.mail import Email, MailError
 from worker.notices import NOTICE_MAX_PENDING
 from worker.runtime import Runtime
+from worker.sending import mark
 
 log = logging.getLogger(__name__)
 
 KINDS = ("turn", "ended")  # the notices that go to channels
 LEASE_SECONDS = 15  # a send cut off by a crash is tried again this long after it stopped
-MARKER_SECONDS = int(NOTICE_MAX_PENDING.total_seconds()) + 24 * 3600
+
 PAUSE_AFTER = 5  # failed sends in a row that pause a channel
 MAX_TRIES = 3  # sends of one notice to one channel before it is given up on that channel
 MAX_URL = 1000  # characters
@@ -382,17 +382,17 @@ def _send_one(rt: Runtime, pid: str, url: str, name: str, state: dict[str, str],
             pipe.lpush(UNCERTAIN, name)
             pipe.ltrim(UNCERTAIN, 0, UNCERTAIN_KEEP - 1)
             pipe.execute()
-        _mark(rt, name, f"sending:{tries}")
+        mark(rt, name, f"sending:{tries}")
         ok, reason = _deliver(url, title, body)
         if ok:
-            _mark(rt, name, "sent")
+            mark(rt, name, "sent")
             if state.get(f"{cid}:fails"):  # a success resets the count
                 rt.redis.hdel(_state_key(pid), f"{cid}:fails", f"{cid}:error")
                 state.pop(f"{cid}:fails", None)
             return "sent"
         tries += 1
         paused_at = _failed(rt, pid, cid, reason)
-        _mark(rt, name, "given-up" if tries >= MAX_TRIES else f"failed:{tries}")
+        mark(rt, name, "given-up" if tries >= MAX_TRIES else f"failed:{tries}")
     log.warning("channel notice %s failed (try %d of %d): %s", name, tries, MAX_TRIES, reason)
     if paused_at is not None:
         state[f"{cid}:paused"] = paused_at  # the player's other notices skip it now
@@ -480,19 +480,3 @@ def _paused_email(rt: Runtime, pid: str, url: str, address: str, paused_at: str,
                  key=f"channel-paused:{pid}:{channel_id(url)}:{paused_at}")
 
 
-MARK_TRIES = 8
-
-
-def _mark(rt: Runtime, name: str, value: str) -> None:
-    """Write a marker, waiting out a short loss of Redis (as worker.notify does: once
-    the channel has the notice, every second this write is late widens the window for
-    a second copy)."""
-    for attempt in range(MARK_TRIES):
-        try:
-            rt.redis.set(name, value, ex=MARKER_SECONDS)
-            return
-        except (redis.ConnectionError, redis.TimeoutError):
-            if attempt == MARK_TRIES - 1:
-                raise
-            log.warning("marker %s not written yet: Redis unreachable; retrying", name)
-            time.sleep(min(0.25 * 2 ** attempt, 4.0))

@@ -160,14 +160,33 @@ def games_of(client, pid: str) -> dict[str, list[int]]:
     return {g: json.loads(s) for g, s in client.hgetall(pkey(pid, "games")).items()}
 
 
+def verify_movers(client, store, game_id: str) -> int:
+    """Mark verified the players of ``game_id`` whose seat made a move of its own (not
+    one the service played for it): they played, so they are no strangers to invite.
+    For games from before addresses were verified; how many players."""
+    raw = client.get(key(game_id, "seats"))
+    seats = json.loads(raw) if raw else []
+    moved = {event.actor for event in store.iter(game_id)
+             if event.type == "MovePlayed" and not event.data.get("auto")}
+    found = 0
+    for info in seats:
+        pid = seat_player(client, info) if f"seat:{info['seat']}" in moved else None
+        if pid:
+            verify(client, pid)
+            found += 1
+    return found
+
+
 def rebuild(client, store) -> int:
     """Write the index again for every game (after a restore, or for games created
-    before it existed); safe to run at any time.  Returns the number of games."""
+    before it existed), and mark verified whoever played in one (see
+    :func:`verify_movers`); safe to run at any time.  Returns the number of games."""
     count, offset = 0, 0
     while True:
         ids = store.game_ids(offset, 500, newest_first=False)
         for game_id in ids:
             index_game(client, game_id)
+            verify_movers(client, store, game_id)
         count += len(ids)
         if len(ids) < 500:
             return count

@@ -215,3 +215,14 @@ def test_the_forced_move_default_of_a_player_applies_where_a_seat_has_no_setting
     assert not forced.is_on(rt.redis, game_id, 0) and forced.is_on(rt.redis, game_id, 1)
     forced.set_on(rt.redis, game_id, 0, True)  # the seat's own choice wins
     assert forced.is_on(rt.redis, game_id, 0)
+
+
+def test_reindexing_marks_verified_whoever_played_before_addresses_were_verified(rt):
+    table = rt.games.create("test-race", PLAYERS, {"target": 40})
+    rt.games.play(table.game_id, 0, {"type": "ante", "amount": 1}, table.version)
+    ada = players.player_id(rt.redis, PLAYERS[0]["email"])
+    bo = players.player_id(rt.redis, PLAYERS[1]["email"])
+    assert not players.is_verified(rt.redis, ada)
+    players.rebuild(rt.redis, rt.store)
+    assert players.is_verified(rt.redis, ada)  # Ada moved
+    assert not players.is_verified(rt.redis, bo)  # Bo never did: still an invitee
