@@ -94,6 +94,20 @@ def app(fake_redis):
 
 
 @pytest.fixture
+def make_app(fake_redis):
+    """Apps on the shared fakeredis with the service's own defaults (the invitation
+    limits too), and ``settings`` on top."""
+    from service import create_app
+    from tests.support import ADMIN
+
+    def make(**settings):
+        return create_app({"REDIS_CLIENT": fake_redis, "RUN_JOBS_INLINE": True,
+                           "TESTING": True, "SECRET_KEY": "test-secret", "ADMIN_TOKEN": ADMIN,
+                           "BASE_URL": "http://localhost", **settings})
+    return make
+
+
+@pytest.fixture
 def client(app):
     """A browser signed in as the organiser (ORGANISER): lobby forms start games at once."""
     from tests.support import ORGANISER, sign_in

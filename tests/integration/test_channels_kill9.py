@@ -24,16 +24,13 @@ import collections
 import os
 import random
 import re
-import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 import redis
 
 from events import envelope as ev
+from tests.integration.test_worker_crash import kill_all, start_worker
 from tests.support import TEST_DEFAULTS
 from tests.webhook_standin import WebhookStandIn
 from worker import channels, jobs, players
@@ -42,7 +39,6 @@ from worker.runtime import Runtime
 
 pytestmark = pytest.mark.integration
 
-ROOT = Path(__file__).resolve().parents[2]
 SECRET = "a-test-secret-of-more-than-32-bytes!"
 GAMES = 4
 OPTIONS = {"target": 150, "copies": 8}  # some seventy moves a game
@@ -50,26 +46,6 @@ KILLS = int(os.environ.get("CHANNELS_KILLS") or 5)
 BETWEEN_KILLS = (1.0, 4.0)  # seconds from a start to the next kill, drawn at random
 PLAY_SECONDS = 25  # the bots play this long at most (and until every kill is made)
 SETTLE_SECONDS = 150  # then everything owed must be out within this (a minute, as a rule)
-
-
-def start_worker(url: str, log: Path) -> subprocess.Popen:
-    env = {k: v for k, v in os.environ.items() if k != "RAVENPOST_ENV"}
-    env.update(REDIS_URL=url, SECRET_KEY=SECRET, MAIL_BACKEND="outbox",
-               BASE_URL="http://localhost", QUIET_HOURS="off",
-               RAVENPOST_EXTRA_GAMES="test-race=tests.platform_game:GAME")
-    with open(log, "ab") as out:
-        return subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env,
-                                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
-
-
-def kill_all(proc: subprocess.Popen) -> None:
-    """SIGKILL to the worker's process group (the worker and its scheduler)."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    proc.wait()
 
 
 NOTICE = re.compile(r"^/hook/(\d+)/(\d+)$")
@@ -169,7 +145,7 @@ def test_a_json_webhook_gets_each_turn_notice_exactly_once_across_kill9s(
                 seats.append({"name": name, "email": email, "player": pid})
             games.append(rt.games.create("test-race", seats, dict(OPTIONS)).game_id)
         try:
-            worker = start_worker(real_redis_url, log)
+            worker = start_worker(real_redis_url, log, SECRET_KEY=SECRET, QUIET_HOURS="off")
             for game_id in games:
                 jobs.request_projection(rt.enqueuer, game_id, 1)
             started = time.monotonic()
@@ -197,7 +173,7 @@ def test_a_json_webhook_gets_each_turn_notice_exactly_once_across_kill9s(
                 if kills < KILLS and time.monotonic() >= next_kill:
                     kill_all(worker)
                     kills += 1
-                    worker = start_worker(real_redis_url, log)
+                    worker = start_worker(real_redis_url, log, SECRET_KEY=SECRET, QUIET_HOURS="off")
                     next_kill = time.monotonic() + rng.uniform(*BETWEEN_KILLS)
                 time.sleep(0.02)
             played = time.monotonic() - started

@@ -33,12 +33,13 @@ ROOT = Path(__file__).resolve().parents[2]
 WAIT = 90  # seconds: the promise is a minute; the machine is shared and noisy
 
 
-def start_worker(url: str, log: Path) -> subprocess.Popen:
-    """A real `ravenpost worker` process (its own process group) on ``url``."""
+def start_worker(url: str, log: Path, **settings: str) -> subprocess.Popen:
+    """A real `ravenpost worker` process (its own process group) on ``url``;
+    ``settings``: more of its environment."""
     env = {k: v for k, v in os.environ.items() if k != "RAVENPOST_ENV"}
-    env.update(REDIS_URL=url, SECRET_KEY="a-test-secret-of-more-than-32-bytes!",
-               MAIL_BACKEND="outbox", BASE_URL="http://localhost",
-               RAVENPOST_EXTRA_GAMES="test-race=tests.platform_game:GAME")
+    env.update({"REDIS_URL": url, "SECRET_KEY": "a-test-secret-of-more-than-32-bytes!",
+                "MAIL_BACKEND": "outbox", "BASE_URL": "http://localhost",
+                "RAVENPOST_EXTRA_GAMES": "test-race=tests.platform_game:GAME", **settings})
     with open(log, "ab") as out:
         return subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env,
                                 cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,

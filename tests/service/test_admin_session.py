@@ -9,22 +9,12 @@ import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import pytest
-
 from service import admin, create_app
 from tests.support import ADMIN
 
 SECRET = "test-secret"
 
 
-@pytest.fixture
-def make_app(fake_redis):
-    """An app on the shared fakeredis; settings override the admin session defaults."""
-    def make(**settings):
-        return create_app({"REDIS_CLIENT": fake_redis, "RUN_JOBS_INLINE": True,
-                           "TESTING": True, "SECRET_KEY": SECRET, "ADMIN_TOKEN": ADMIN,
-                           "BASE_URL": "http://localhost", **settings})
-    return make
 
 
 def csrf(client, url="/admin/sign-in"):

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from service import admin, create_app
+from service import admin
 from service.config import ConfigError, from_environment
 from tests.support import ADMIN
 
@@ -19,13 +19,6 @@ ADMINS_ADDRESS = "10.0.0.1"
 IN, WRONG, THROTTLED = "in", "wrong", "throttled"
 
 
-@pytest.fixture
-def make_app(fake_redis):
-    def make(**settings):
-        return create_app({"REDIS_CLIENT": fake_redis, "RUN_JOBS_INLINE": True,
-                           "TESTING": True, "SECRET_KEY": SECRET, "ADMIN_TOKEN": ADMIN,
-                           "BASE_URL": "http://localhost", **settings})
-    return make
 
 
 def environ(address: str, forwarded: str | None) -> dict:

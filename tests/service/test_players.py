@@ -7,19 +7,16 @@ import re
 
 import pytest
 
-from service import create_app
-from tests.support import ADMIN, PLAYERS, admin_headers, sign_in
+from tests.support import PLAYERS, admin_headers, sign_in
 from worker import consent, players
 
 VICTIM = "victim@example.com"
 
 
 @pytest.fixture
-def strict_app(fake_redis):
+def strict_app(make_app):
     """An app with the real invitation limits of new addresses (3 a day, 10 in 30 days)."""
-    return create_app({"REDIS_CLIENT": fake_redis, "RUN_JOBS_INLINE": True, "TESTING": True,
-                       "SECRET_KEY": "test-secret", "ADMIN_TOKEN": ADMIN,
-                       "BASE_URL": "http://localhost"})
+    return make_app()
 
 
 def csrf(client, url: str) -> str:
