@@ -211,9 +211,12 @@ def start_confirmed(link: dict, creator: str):
         data = checked_game(raw, quiet)
         if _ONCE.fullmatch(once):
             earlier = started_once.take(rt().redis, once_key(once))
-            if earlier:
+            if earlier:  # another copy of the form, confirmed first, started it
                 return redirect(url_for("lobby.created", game_id=earlier), 303)
-            claimed = earlier is None
+            if earlier == "":
+                return _lobby("This game is being started: the lobby lists it in a "
+                              "moment."), 409
+            claimed = True
         table = start(data, creator)
     except Limited as exc:
         _let_go(once, claimed)

@@ -223,3 +223,16 @@ def test_reindexing_marks_verified_whoever_played_before_addresses_were_verified
     players.rebuild(rt.redis, rt.store)
     assert players.is_verified(rt.redis, ada)  # Ada moved
     assert not players.is_verified(rt.redis, bo)  # Bo never did: still an invitee
+
+
+def test_two_confirmed_copies_of_one_lobby_form_start_one_game(anon_client, rt):
+    form = {"csrf_token": csrf(anon_client, "/"), "game": "test-race", "name0": "V",
+            "email0": VICTIM, "name1": "Bo", "email1": "bo@example.com",
+            "creator_email": "me@example.com", "form_once": "x" * 20}
+    for _ in range(2):  # a double click: two links mailed
+        assert anon_client.post("/games", data=form).status_code == 202
+    links = [re.search(r"http://localhost(/sign-in/\S+)", rt.mail.get(m["id"])["text"])[1]
+             for m in mails_to(rt, "me@example.com")]
+    answers = [anon_client.post(link, data={"csrf_token": csrf(anon_client, "/")}).status_code
+               for link in links]
+    assert sorted(answers) == [302, 303] and len(rt.store.game_ids(0, 10)) == 1
