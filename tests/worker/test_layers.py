@@ -1,19 +1,23 @@
-"""The worker's modules form layers: no import loop among them (an import inside a function
-counts as well), and the jobs a lower module enqueues by name are there to run."""
+"""The worker's modules, and the web service's, form layers: no import loop among them
+(an import inside a function counts as well), and the jobs a lower module enqueues by
+name are there to run."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
+import pytest
 from rq.utils import import_attribute
 
-WORKER = Path(__file__).resolve().parents[2] / "worker"
+ROOT = Path(__file__).resolve().parents[2]
 
 
-def modules() -> dict[str, ast.Module]:
-    return {f"worker.{path.stem}": ast.parse(path.read_text(), str(path))
-            for path in sorted(WORKER.glob("*.py")) if path.name != "__init__.py"}
+def modules(room: str = "worker") -> dict[str, ast.Module]:
+    """The modules of a package (not its ``__init__``: an app factory imports its
+    blueprints), parsed."""
+    return {f"{room}.{path.stem}": ast.parse(path.read_text(), str(path))
+            for path in sorted((ROOT / room).glob("*.py")) if path.name != "__init__.py"}
 
 
 def imports(tree: ast.Module, names: set[str]) -> set[str]:
@@ -27,8 +31,9 @@ def imports(tree: ast.Module, names: set[str]) -> set[str]:
     return found & names
 
 
-def test_no_import_loop_among_the_worker_modules():
-    trees = modules()
+@pytest.mark.parametrize("room", ["worker", "service", "events"])
+def test_no_import_loop_among_the_modules(room):
+    trees = modules(room)
     graph = {name: imports(tree, set(trees)) - {name} for name, tree in trees.items()}
     done: set[str] = set()
 
