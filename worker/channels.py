@@ -43,8 +43,6 @@ import time
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
-from markupsafe import escape
-
 from events import shards
 from events.store import key
 from events.votes import ended_line
@@ -54,7 +52,7 @@ from worker.links import seat_token
 from worker.mail import Email, MailError
 from worker.notices import NOTICE_MAX_PENDING
 from worker.runtime import Runtime
-from worker.sending import mark
+from worker.sending import mark, render
 
 log = logging.getLogger(__name__)
 
@@ -462,21 +460,13 @@ def _tell_paused(rt: Runtime, pid: str, url: str, paused_at: str | None) -> bool
 
 def _paused_email(rt: Runtime, pid: str, url: str, address: str, paused_at: str,
                   error: str | None) -> Email:
-    name = label(url)
-    settings = players.my_games_url_of(rt, pid)
-    text = (f"Ravenpost could not deliver notices to your channel {name} "
-            f"{PAUSE_AFTER} times in a row, so it paused it: nothing more is sent there.\n"
-            + (f"The last error: {error}\n" if error else "")
-            + f"\nYour channel {name} was paused after {PAUSE_AFTER} failures; "
-            f"re-enable it in your settings: {settings}\n\n"
-            "Your turn emails go on as before.\n")
-    html = (f"<p>Ravenpost could not deliver notices to your channel <code>{escape(name)}</code> "
-            f"{PAUSE_AFTER} times in a row, so it paused it: nothing more is sent there.</p>"
-            + (f"<p>The last error: {escape(error)}</p>" if error else "")
-            + f'<p>Re-enable it in <a href="{escape(settings)}">your settings</a>.</p>'
-            "<p>Your turn emails go on as before.</p>")
-    return Email(to=address, subject="A notification channel of yours was paused",
-                 text=text, html=html,
-                 key=f"channel-paused:{pid}:{channel_id(url)}:{paused_at}")
+    unsubscribe = rt.url("/unsubscribe/" + rt.links.make_player(
+        "unsubscribe", pid, what="everything"))
+    context = {"name": label(url), "times": PAUSE_AFTER, "error": error,
+               "my_games_url": players.my_games_url_of(rt, pid),
+               "unsubscribe_url": unsubscribe}
+    return render(rt, "channel_paused", "A notification channel of yours was paused",
+                  address, f"channel-paused:{pid}:{channel_id(url)}:{paused_at}", context,
+                  unsubscribe)
 
 
