@@ -282,7 +282,12 @@ REVOKED = ("This link was revoked: you signed out everywhere, or asked for new l
 def check_me(client, links: Links, token: str) -> str:
     """The player id a my-games token stands for; LinkError if bad or revoked."""
     pid, generation = links.check_me(token)
-    if generation != me_generation(client, pid):
+    pipe = client.pipeline(transaction=False)
+    pipe.get(pkey(pid, "me-gen"))
+    pipe.exists(pkey(pid, "account"))
+    current, known = pipe.execute()
+    # a link from before ids were random names the address's hash: refused, as revoked
+    if not known or generation != int(current or 0):
         raise LinkError(REVOKED, 403, revoked=True)
     return pid
 

@@ -236,3 +236,12 @@ def test_two_confirmed_copies_of_one_lobby_form_start_one_game(anon_client, rt):
     answers = [anon_client.post(link, data={"csrf_token": csrf(anon_client, "/")}).status_code
                for link in links]
     assert sorted(answers) == [302, 303] and len(rt.store.game_ids(0, 10)) == 1
+
+
+def test_a_my_games_link_naming_an_addresss_hash_is_refused(client, rt, new_game):
+    new_game()
+    old_style = rt.links.make_me(players.legacy_id(PLAYERS[0]["email"]), 0)
+    assert client.get(f"/me/{old_style}").status_code == 403
+    current = players.me_token(rt.redis, rt.links,
+                               players.player_id(rt.redis, PLAYERS[0]["email"]))
+    assert client.get(f"/me/{current}").status_code == 200
