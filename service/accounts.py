@@ -29,7 +29,7 @@ from typing import Any
 from service.current import rt
 from service.sessions import ServerSessions
 from worker import players
-from worker.mail import Email
+from worker.sending import render
 
 SIGN_IN_SECONDS = 15 * 60
 
@@ -89,12 +89,8 @@ def mail_link(address: str, token: str, purpose: str, game_name: str = "") -> No
                "minutes": SIGN_IN_SECONDS // 60, "unsubscribe_url": unsubscribe}
     subject = (f"Confirm your new game of {game_name}" if purpose == "create"
                else "Your Ravenpost sign-in link")
-    runtime.mail.send(Email(
-        to=address, subject=subject, key=_hashed("sign-in:", token),
-        text=runtime.emails.get_template("email/sign_in.txt").render(**context),
-        html=runtime.emails.get_template("email/sign_in.html").render(**context),
-        headers={"List-Unsubscribe": f"<{unsubscribe}>",
-                 "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}))
+    runtime.mail.send(render(runtime, "sign_in", subject, address,
+                             _hashed("sign-in:", token), context, unsubscribe))
 
 
 # -- sessions ----------------------------------------------------------------------------

@@ -147,7 +147,7 @@ def create():
         quiet_hours = mygames.quiet_from_lobby(form)
         data = checked_game(raw, quiet_hours)
         if creator is None:
-            return _confirm_by_mail(form, raw)
+            return _confirm_by_mail(form, raw, quiet_hours)
         if _ONCE.fullmatch(once):
             earlier = started_once.take(rt().redis, once_key(once))
             if earlier:  # 303, not 302: a copy does not count as a game started
@@ -180,7 +180,7 @@ def start(data: dict, creator: str) -> Any:
     return create_game(data, creator)
 
 
-def _confirm_by_mail(form, raw: dict):
+def _confirm_by_mail(form, raw: dict, quiet: dict[str, tuple[int, int] | None]):
     """Someone not signed in: mail the address they gave as the game's organiser a
     one-time link that starts the game; nothing is started or sent to the players yet."""
     address = form.get("creator_email", "").strip()
@@ -193,7 +193,6 @@ def _confirm_by_mail(form, raw: dict):
         message = "That is not an email address."
         return _lobby(message, form, {"creator_email": [message]}), 400
     limits.take_sign_in(address, request.remote_addr or "unknown")
-    quiet = mygames.quiet_from_lobby(form)
     token = accounts.make_link(address, "create", {
         "game": raw, "quiet": {k: list(v) if v else None for k, v in quiet.items()},
         "once": form.get(FORM_ONCE, "")})

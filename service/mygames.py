@@ -33,13 +33,12 @@ bp = Blueprint("mygames", __name__)
 HOURS = list(range(24))
 
 
-def _pid(token: str) -> str:
+def _who(token: str | None) -> str:
+    """The player: the one a my-games ``token`` names, else the signed-in one (without
+    a session: a redirect to the sign-in page)."""
     runtime = rt()
-    return players.check_me(runtime.redis, runtime.links, token)
-
-
-def _signed_in() -> str:
-    """The signed-in player, or a redirect to the sign-in page."""
+    if token is not None:
+        return players.check_me(runtime.redis, runtime.links, token)
     pid = accounts.current_player()
     if pid is None:
         abort(redirect(url_for("signin.form")))
@@ -48,8 +47,6 @@ def _signed_in() -> str:
 
 def _actions(token: str | None) -> dict[str, str]:
     """Where the page's forms post: the session's routes, or the my-games link's."""
-    if token is None:
-        return {name: url_for(f"mygames.{name}_here") for name in ACTIONS}
     return {name: url_for(f"mygames.{name}", token=token) for name in ACTIONS}
 
 
@@ -89,17 +86,12 @@ NOTICES = {"saved": "Your settings were saved.",
            "unblocked": "Inviters you had blocked may invite you again."}
 
 
-@bp.get("/me")
-def mine():
-    """The signed-in player's games and settings."""
-    pid = _signed_in()
-    return _page(None, pid, notice=NOTICES.get(request.args.get("done", "")))
-
-
+@bp.get("/me", defaults={"token": None})
 @bp.get("/me/<token>")
-def page(token: str):
-    pid = _pid(token)
-    return _page(token, pid, notice=NOTICES.get(request.args.get("done", "")))
+def page(token: str | None):
+    """The player's games and settings: the signed-in player's (``/me``), or those of
+    the player a my-games link names."""
+    return _page(token, _who(token), notice=NOTICES.get(request.args.get("done", "")))
 
 
 def _hour(name: str, allow_off: bool = False) -> int | None:
@@ -175,79 +167,52 @@ def _save(pid: str) -> None:
                 consent.opt_in(runtime.redis, pid, what)
 
 
-@bp.post("/me/settings")
-def settings_here():
-    _save(_signed_in())
-    return redirect(url_for("mygames.mine", done="saved"), 303)
+def _back(token: str | None, done: str):
+    """Back to the page the form was on, saying what was done."""
+    return redirect(url_for("mygames.page", token=token, done=done), 303)
 
 
+@bp.post("/me/settings", defaults={"token": None})
 @bp.post("/me/<token>/settings")
-def settings(token: str):
-    _save(_pid(token))
-    return redirect(url_for("mygames.page", token=token, done="saved"), 303)
+def settings(token: str | None):
+    _save(_who(token))
+    return _back(token, "saved")
 
 
-@bp.post("/me/signout-everywhere")
-def revoke_here():
-    """Sign out everywhere: every link, token and session of the player, this one too."""
-    runtime = rt()
-    players.sign_out_everywhere(runtime.redis, runtime.links, _signed_in())
-    accounts.end_session()
-    return render_template("signed_out.html"), 200
-
-
+@bp.post("/me/signout-everywhere", defaults={"token": None})
 @bp.post("/me/<token>/revoke")
-def revoke(token: str):
-    pid = _pid(token)
+def revoke(token: str | None):
+    """Sign out everywhere: every link, token and session of the player.  Signed in,
+    this browser too; by a my-games link, the page moves to the new link."""
     runtime = rt()
-    new = players.sign_out_everywhere(runtime.redis, runtime.links, pid)
-    return redirect(url_for("mygames.page", token=new, done="revoked"), 303)
+    new = players.sign_out_everywhere(runtime.redis, runtime.links, _who(token))
+    if token is None:
+        accounts.end_session()
+        return render_template("signed_out.html"), 200
+    return _back(new, "revoked")
 
 
-def _leave(pid: str) -> str | None:
-    """Take the leave the form asks for; the refusal's reason, if any."""
+@bp.post("/me/leave", defaults={"token": None}, endpoint="leave")
+@bp.post("/me/<token>/leave", endpoint="leave")
+def leave_(token: str | None):
+    """Take leave across every game (worker.leave)."""
     runtime = rt()
+    pid = _who(token)
     tz = digest.player_tz(runtime, pid, quiet.read_prefs(runtime.redis, pid))
     try:
-        start, until = away.form_time("from", tz), away.form_time("until", tz)
-        leave.take(runtime, pid, start, until)
+        leave.take(runtime, pid, away.form_time("from", tz), away.form_time("until", tz))
     except IllegalMove as exc:
-        return exc.reason
-    return None
+        return _page(token, pid, status=422, error=f"No leave taken: {exc.reason}.")
+    return _back(token, "leave")
 
 
-@bp.post("/me/leave")
-def leave_here():
-    pid = _signed_in()
-    problem = _leave(pid)
-    if problem:
-        return _page(None, pid, status=422, error=f"No leave taken: {problem}.")
-    return redirect(url_for("mygames.mine", done="leave"), 303)
-
-
-@bp.post("/me/<token>/leave", endpoint="leave")
-def leave_(token: str):
-    pid = _pid(token)
-    problem = _leave(pid)
-    if problem:
-        return _page(token, pid, status=422, error=f"No leave taken: {problem}.")
-    return redirect(url_for("mygames.page", token=token, done="leave"), 303)
-
-
-@bp.post("/me/unblock")
-def unblock_here():
-    pid = _signed_in()
-    for inviter in consent.blocked(rt().redis, pid):
-        consent.unblock(rt().redis, pid, inviter)
-    return redirect(url_for("mygames.mine", done="unblocked"), 303)
-
-
+@bp.post("/me/unblock", defaults={"token": None})
 @bp.post("/me/<token>/unblock")
-def unblock(token: str):
-    pid = _pid(token)
+def unblock(token: str | None):
+    pid = _who(token)
     for inviter in consent.blocked(rt().redis, pid):
         consent.unblock(rt().redis, pid, inviter)
-    return redirect(url_for("mygames.page", token=token, done="unblocked"), 303)
+    return _back(token, "unblocked")
 
 
 @bp.post("/play/<token>/settings")

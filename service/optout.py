@@ -20,12 +20,16 @@ bp = Blueprint("optout", __name__)
 SCOPES = ("game", "invitations", "digest", "everything")
 
 
-def _mute(game_id: str, seat: int) -> None:
+def set_muted(game_id: str, seat: int, muted: bool = True) -> dict:
+    """Stop (or start again) every email of ``game_id`` to ``seat``; its seat entry."""
     store = rt().store
     seats = store.get_json(game_id, "seats") or []
-    if 0 <= seat < len(seats) and not seats[seat].get("muted"):
-        seats[seat]["muted"] = True
+    if not 0 <= seat < len(seats):
+        return {}
+    if bool(seats[seat].get("muted")) != muted:
+        seats[seat]["muted"] = muted
         store.put_json(game_id, "seats", seats)
+    return seats[seat]
 
 
 def stop(data: dict, what: str) -> None:
@@ -33,7 +37,7 @@ def stop(data: dict, what: str) -> None:
     runtime = rt()
     pid = data["p"]
     if what == "game" and isinstance(data.get("g"), str) and data["g"]:
-        _mute(data["g"], int(data.get("s") or 0))
+        set_muted(data["g"], int(data.get("s") or 0))
     elif what == "digest":
         digest.set_digest(runtime, pid, None)
     elif what in ("invitations", "everything"):

@@ -28,7 +28,7 @@ from events.picture import deadline_text, local_time, picture_of, seat_clock
 from events.store import ConflictError
 from events.votes import WHAT, ended_line, needed
 from games.protocol import IllegalMove
-from service import away
+from service import away, optout
 from service.api import request_time, vote_hours
 from service.current import after_append, rt
 from service.picture import chart_names, move_choices, score_chart, score_series
@@ -319,12 +319,11 @@ def answer_undo(token: str):
 def mute(token: str):
     runtime = rt()
     link = check_current(runtime.redis, runtime.links, token, "mute")
-    seats = runtime.store.get_json(link.game_id, "seats")
     if request.method == "POST":
-        seats[link.seat]["muted"] = request.form.get("muted") == "1"
-        runtime.store.put_json(link.game_id, "seats", seats)
-    return render_template("mute.html", seat=seats[link.seat], token=token,
-                           game_id=link.game_id)
+        seat = optout.set_muted(link.game_id, link.seat, request.form.get("muted") == "1")
+    else:
+        seat = (runtime.store.get_json(link.game_id, "seats") or [{}])[link.seat]
+    return render_template("mute.html", seat=seat, token=token, game_id=link.game_id)
 
 
 # -- resign and table votes (rules: events.votes; shown by templates/_resign_vote.html) --

@@ -22,7 +22,7 @@ def _form(status: int = 200, error: str | None = None, address: str = ""):
 @bp.get("/sign-in")
 def form():
     if accounts.current_player():
-        return redirect(url_for("mygames.mine"))
+        return redirect(url_for("mygames.page"))
     return _form()
 
 
@@ -59,7 +59,7 @@ def use(token: str):
     pid = accounts.sign_in(link["address"])
     if link["purpose"] == "create":
         return lobby.start_confirmed(link, pid)
-    return redirect(url_for("mygames.mine"), 303)
+    return redirect(url_for("mygames.page"), 303)
 
 
 @bp.post("/sign-out")

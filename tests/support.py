@@ -57,3 +57,14 @@ def sign_in(browser, address: str) -> str:
     with browser.session_transaction() as session:
         session[accounts.COOKIE_FIELD] = session_id
     return pid
+
+
+def a_finished_race(rt) -> str:
+    """A two-player test race played to its end (each seat's first legal move); its id."""
+    table = rt.games.create("test-race", PLAYERS, {"target": 5})
+    while not table.ended:
+        seat = sorted(table.to_act())[0]
+        rt.games.play(table.game_id, seat, table.game.legal_moves(table.state, seat)[0],
+                      table.version)
+        table = rt.games.load(table.game_id)
+    return table.game_id

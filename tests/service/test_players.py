@@ -245,3 +245,19 @@ def test_a_my_games_link_naming_an_addresss_hash_is_refused(client, rt, new_game
     current = players.me_token(rt.redis, rt.links,
                                players.player_id(rt.redis, PLAYERS[0]["email"]))
     assert client.get(f"/me/{current}").status_code == 200
+
+
+def test_a_signed_in_player_changes_their_settings_and_is_told_why_leave_is_refused(
+        anon_client, rt):
+    pid = sign_in(anon_client, VICTIM)
+    token = csrf(anon_client, "/me")
+    saved = anon_client.post("/me/settings", data={
+        "csrf_token": token, "quiet": "on", "quiet_start": "23", "quiet_end": "7",
+        "tz": "Europe/Berlin", "digest": "off", "language": "de", "forced_default": "off"})
+    assert saved.status_code == 303 and saved.headers["Location"].endswith("/me?done=saved")
+    prefs = players.prefs(rt.redis, pid)
+    assert prefs["quiet"] == (23, 7) and prefs["language"] == "de" and not prefs["forced"]
+    refused = anon_client.post("/me/leave", data={"csrf_token": token,
+                                                  "from": "2000-01-01T10:00",
+                                                  "until": "2000-01-02T10:00"})
+    assert refused.status_code == 422 and "No leave taken" in refused.get_data(as_text=True)

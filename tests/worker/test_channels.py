@@ -13,7 +13,7 @@ import pytest
 from apprise.decorators import notify as apprise_plugin
 
 from events.store import key
-from tests.support import PLAYERS
+from tests.support import PLAYERS, a_finished_race
 from worker import channels, jobs, players
 
 SENT: list[tuple[str, str, str]] = []  # (host, title, body) of every notice delivered
@@ -217,12 +217,7 @@ def test_muted_seats_get_nothing_on_channels(rt, ada, game):
 
 
 def test_game_over_goes_to_channels_once(rt, ada):
-    table = rt.games.create("test-race", PLAYERS, {"target": 5})
-    gid = table.game_id
-    while not table.ended:
-        seat = sorted(table.to_act())[0]
-        rt.games.play(gid, seat, table.game.legal_moves(table.state, seat)[0], table.version)
-        table = rt.games.load(gid)
+    gid = a_finished_race(rt)
     jobs.project(gid)
     jobs.notify_end(gid, 0)
     jobs.sweep()

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from events.store import key
-from tests.support import PLAYERS
+from tests.support import PLAYERS, a_finished_race
 from worker import jobs
 from worker.mail import MailError
 from worker.projection import pending_notices, project_game, superseded_total
@@ -123,12 +123,7 @@ def test_sweep_projects_games_the_web_process_never_enqueued(rt, game):
 
 
 def test_game_over_email_reveals_the_secret(rt):
-    table = rt.games.create("test-race", PLAYERS, {"target": 5})
-    gid = table.game_id
-    while not table.ended:
-        seat = sorted(table.to_act())[0]
-        rt.games.play(gid, seat, table.game.legal_moves(table.state, seat)[0], table.version)
-        table = rt.games.load(gid)
+    gid = a_finished_race(rt)
     jobs.project(gid)
     ended = [m for m in rt.mail.list(limit=100) if m["subject"].startswith("Game over")]
     assert len(ended) == 2
