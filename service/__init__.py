@@ -72,6 +72,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     from service import me_api  # the player's settings over the API
     app.register_blueprint(me_api.bp)
+    from service import inbound, talk  # replies by email; table talk
+    app.register_blueprint(inbound.bp)
+    app.register_blueprint(talk.bp)
     app.register_blueprint(admin.api_bp)
     app.register_blueprint(admin.bp)
     app.register_blueprint(openapi.bp)

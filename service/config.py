@@ -51,6 +51,13 @@ DEFAULTS: dict[str, Any] = {
     # Players' quiet hours unless they choose theirs (local "start-end" hours, or "off"):
     # turn emails and reminders due then are held until the end (see worker.quiet).
     "QUIET_HOURS": "22-8",
+    # Play by reply (worker/replies.py): turn emails carry Reply-To <prefix>+<token>@<domain>
+    "INBOUND_DOMAIN": "reply.ravenpost.localhost",
+    "INBOUND_PREFIX": "play",
+    "INBOUND_SECRET": None,  # guards POST /inbound/sendgrid (in the path or basic auth)
+    "INBOUND_VERIFY_KEY": None,  # SendGrid's ECDSA public key: signed posts are checked
+    "INBOUND_SMTP_PORT": 2525,  # `ravenpost serve`'s SMTP receiver (127.0.0.1)
+    "REFUSALS_PER_HOUR": 5,  # answers to refused replies, per seat
 }
 
 ENV_KEYS = [
@@ -59,7 +66,8 @@ ENV_KEYS = [
     "RATELIMIT_STORAGE_URI", "LOBBY_LIMIT_PER_CLIENT", "LOBBY_LIMIT_PER_INVITEE",
     "API_CREATE_QUOTA", "TRUSTED_PROXIES", "SIGN_IN_LIMIT_PER_ADDRESS",
     "SIGN_IN_LIMIT_PER_CLIENT", "QUIET_HOURS", "VOTE_HOURS",
-    "TRUSTED_PROXY_ADDRESSES",
+    "TRUSTED_PROXY_ADDRESSES", "INBOUND_DOMAIN", "INBOUND_PREFIX", "INBOUND_SECRET",
+    "INBOUND_VERIFY_KEY", "INBOUND_SMTP_PORT",
 ]
 
 
