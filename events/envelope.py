@@ -61,6 +61,15 @@ VOTE_CAST = "VoteCast"
 EVENT_TYPES |= {VOTE_CALLED, VOTE_CAST}
 PASSIVE |= {VOTE_CALLED, VOTE_CAST}
 
+# Table talk (events.talk): a message to the whole table, and the admin hiding one (the
+# message stays in the log for audit).  Never hidden information, never a change of the
+# rules' state: passive, so an act link stays valid across them.  (The architecture card
+# calls the second one MessageHidden; it is written as SaidHidden, the pair of Said.)
+SAID = "Said"
+SAID_HIDDEN = "SaidHidden"
+EVENT_TYPES |= {SAID, SAID_HIDDEN}
+PASSIVE |= {SAID, SAID_HIDDEN}
+
 # The envelope schema version each type is written with now.
 CURRENT_V: dict[str, int] = {t: 1 for t in EVENT_TYPES}
 

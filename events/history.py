@@ -19,8 +19,11 @@ from events.store import EventStore, key
 from games.protocol import Game
 
 
-def describe(event: Event, game: Game, names: list[str], seat: int | None) -> str:
-    """The log line ``seat`` (None: spectator or admin view without secrets) may read."""
+def describe(event: Event, game: Game, names: list[str], seat: int | None,
+             hidden: bool = False) -> str:
+    """The log line ``seat`` (None: spectator or admin view without secrets) may read.
+    ``hidden``: the event is a message (Said) that the admin hid since (see
+    :func:`hidden_messages`); its text is then left out."""
     d = event.data
     if event.type == ev.MOVE_PLAYED:
         text = game.describe({"version": event.version, "actor": d["seat"],
@@ -61,6 +64,12 @@ def describe(event: Event, game: Game, names: list[str], seat: int | None) -> st
         return f"Rules changed from version {d['from']} to {d['to']} by {d['by']}"
     if event.type == ev.ADMIN_NOTE:
         return f"Note: {d['text']}"
+    if event.type == ev.SAID:  # table talk: the same line for every reader
+        who = names[d["seat"]] if 0 <= d["seat"] < len(names) else f"seat {d['seat'] + 1}"
+        return f"{who}: {HIDDEN_TEXT if hidden else d['text']}"
+    if event.type == ev.SAID_HIDDEN:
+        by = "the admin" if event.actor == "admin" else event.actor
+        return f"A message was hidden by {by}"
     if event.type == ev.REMINDER_SENT:
         return {"skipped": f"No reminder to {names[d['seat']]}: they looked at the game "
                            "within the hour",
@@ -85,6 +94,23 @@ def describe(event: Event, game: Game, names: list[str], seat: int | None) -> st
     if event.type == ev.BOT_UNSEATED:
         return f"{names[d['seat']]} is back; the stand-in stops playing for them"
     return event.type
+
+
+HIDDEN_TEXT = "(hidden by the admin)"  # what a hidden message shows (events.talk too)
+
+
+def hidden_messages(events: list[Event]) -> set[int]:
+    """The versions of the messages that a ``SaidHidden`` among ``events`` hides."""
+    return {e.data.get("version") for e in events if e.type == ev.SAID_HIDDEN}
+
+
+def describe_in_log(store: EventStore, game_id: str, event: Event, game: Game,
+                    names: list[str], seat: int | None) -> str:
+    """:func:`describe` of one event of the log, with a message the admin hid since
+    shown as hidden (the log after a message is read for that: a scan)."""
+    hidden = event.type == ev.SAID and event.version in hidden_messages(
+        store.read(game_id, event.version + 1))
+    return describe(event, game, names, seat, hidden=hidden)
 
 
 TIMEOUT_NOTES = {"wait": "; the game waits", "skip": "; the turn is passed",
@@ -121,9 +147,10 @@ def undone(store: EventStore, game_id: str, events: list[Event]) -> set[int]:
 
 
 def _line(e: Event, game: Game, names: list[str], seat: int | None,
-          cut: set[int]) -> dict[str, Any]:
+          cut: set[int], hidden: set[int] = frozenset()) -> dict[str, Any]:
     return {"version": e.version, "type": e.type, "at": e.at, "actor": e.actor,
-            "text": describe(e, game, names, seat), "undone": e.version in cut}
+            "text": describe(e, game, names, seat, hidden=e.version in hidden),
+            "undone": e.version in cut}
 
 
 def lines(store: EventStore, game_id: str, game: Game, names: list[str],
@@ -132,7 +159,8 @@ def lines(store: EventStore, game_id: str, game: Game, names: list[str],
     "text", "undone"}`` for ``seat``, oldest first."""
     events = store.read(game_id) if last is None else store.latest(game_id, last)[::-1]
     cut = undone(store, game_id, events)
-    return [_line(e, game, names, seat, cut) for e in events]
+    hidden = hidden_messages(events)  # they run to the log's end: every SaidHidden after
+    return [_line(e, game, names, seat, cut, hidden) for e in events]
 
 
 NOT_A_FORK_SECONDS = 3600  # how long "not a fork" is remembered (a fork appends Forked last)
@@ -175,6 +203,7 @@ def page(store: EventStore, game_id: str, game: Game, names: list[str], seat: in
     events = store.latest(game_id, limit, end=end)[::-1] if end is None or end >= 1 else []
     later = store.read(game_id, end + 1) if events and end is not None else []
     cut = undone(store, game_id, events + later)
-    out = [_line(e, game, names, seat, cut) for e in events]
+    hidden = hidden_messages(events + later)  # to the log's end: every SaidHidden after
+    out = [_line(e, game, names, seat, cut, hidden) for e in events]
     first = out[0]["version"] if out else None
     return out, (first if first is not None and first > 1 else None)
