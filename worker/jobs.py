@@ -36,7 +36,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from events.store import key
-from worker import channels, digest, due, held, timeouts
+from worker import channels, digest, due, held, inbox, timeouts
 from worker import notify as mail
 from worker.notices import Notice, notice_done, pending_notices
 from worker.projection import (
@@ -299,6 +299,7 @@ def sweep() -> int:
     timeouts.catch_up(rt)  # games waiting since before the due-time index, a few a sweep
     held.sweep(rt)  # held emails whose quiet hours are over
     digest.sweep(rt)  # daily digests due (every few minutes)
+    inbox.sweep(rt)  # inbound mail whose job was lost or failed, once a minute each
     pipe = rt.redis.pipeline(transaction=False)
     pipe.incr(SWEEP_RUNS)
     pipe.set(SWEEP_LAST, str(time.time()))
