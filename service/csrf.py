@@ -23,8 +23,10 @@ def register(app: Flask) -> None:
     def check() -> None:
         # The JSON API authenticates with bearer tokens, not cookies: no CSRF there; nor
         # on a one-click unsubscribe (RFC 8058), which a mail client posts without
-        # cookies and whose signed token is the authority.
-        if request.method != "POST" or request.path.startswith(("/api/", "/unsubscribe/")):
+        # cookies and whose signed token is the authority; nor on inbound mail, which a
+        # mail service posts, authenticated by INBOUND_SECRET (service.inbound).
+        if request.method != "POST" or request.path.startswith(
+                ("/api/", "/unsubscribe/", "/inbound/")):
             return
         sent = request.form.get(FIELD, "")
         from service.auth import same_secret

@@ -12,13 +12,16 @@ a ``REDIS_CLIENT`` (fakeredis in tests) counts there too.  Three rates are kept:
   make the server mail one address over and over;
 - games created, per creating person (``API_CREATE_QUOTA``), lobby and API alike; the
   admin token has no quota;
-- one-time sign-in links, per address and per client (``SIGN_IN_LIMIT_PER_*``).
+- one-time sign-in links, per address and per client (``SIGN_IN_LIMIT_PER_*``);
+- table-talk messages, per seat of a game (``TALK_LIMIT_PER_SEAT``, default in
+  ``DEFAULT_RATES``).
 
 Sizes: bodies above ``MAX_CONTENT_LENGTH`` are refused with 413.  Werkzeug enforces that
 only when a view reads the body, so a hook here refuses every request whose declared
 length is too large before anything reads it, and reads a body of unknown length (chunked
 transfer) at once, one byte past the limit at most, so that it too is refused whatever
-the view would have done.
+the view would have done.  A blueprint given a larger limit (:func:`allow_larger_bodies`:
+inbound mail) is held to that one instead.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from service.config import ConfigError
 from service.hooks import api_too
 
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_LARGER_BODIES = "ravenpost_larger_bodies"  # app.extensions: blueprint name -> body limit
 
 
 class Limited(TooManyRequests):
@@ -58,7 +62,7 @@ def register(app: Flask) -> None:
     def refuse_large_bodies() -> None:
         if request.method not in BODY_METHODS:
             return
-        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        limit = _body_limit()
         if not limit:
             return
         if request.content_length is not None:
@@ -120,6 +124,33 @@ def limit_lobby_form(app: Flask, lobby: Blueprint) -> None:
                   )(lobby)
 
 
+def allow_larger_bodies(app: Flask, blueprint: str, limit: int) -> None:
+    """Let the requests of ``blueprint`` carry bodies (and form fields) of up to ``limit``
+    bytes: inbound mail (``service.inbound``) is far larger than any form.  Checked by
+    the size hook above, which runs before any hook of the blueprint's own could."""
+    app.extensions.setdefault(_LARGER_BODIES, {})[blueprint] = limit
+
+
+def limit_per_client(app: Flask, blueprint: Blueprint, limits: str) -> None:
+    """Rate-limit every request of ``blueprint`` per client address (``limits`` in
+    Flask-Limiter's notation): for machine doors such as inbound mail, which no form
+    limit covers."""
+    limiter: Limiter = app.extensions["ravenpost_limiter"]
+    limiter.limit(limits, error_message="Too many requests from your address; "
+                                        "please wait a little and try again.")(blueprint)
+
+
+def _body_limit() -> int | None:
+    """The body limit of this request: its blueprint's (set on the request too, so that
+    Werkzeug's own reading keeps to it), else ``MAX_CONTENT_LENGTH``."""
+    larger = current_app.extensions.get(_LARGER_BODIES, {}).get(request.blueprint or "")
+    if larger is None:
+        return current_app.config.get("MAX_CONTENT_LENGTH")
+    request.max_content_length = larger
+    request.max_form_memory_size = larger
+    return larger
+
+
 class FromTrustedPeers:
     """ProxyFix (``fixed``) only for requests whose direct peer (REMOTE_ADDR) is in
     ``TRUSTED_PROXY_ADDRESSES`` (IPs or networks, comma-separated); anyone else's
@@ -172,8 +203,16 @@ def _limiter() -> Limiter:
     return current_app.extensions["ravenpost_limiter"]
 
 
+# Defaults of limits that have no entry in service.config (an app's config may set them).
+DEFAULT_RATES = {
+    "TALK_LIMIT_PER_SEAT": "20 per hour;100 per day",  # table-talk messages per seat
+}
+
+
 def _items(setting: str) -> list[RateLimitItem]:
-    return parse_many(current_app.config[setting])
+    rates = current_app.config[setting] if setting in current_app.config \
+        else DEFAULT_RATES[setting]
+    return parse_many(rates)
 
 
 def take(setting: str, scope: str, keys: Iterable[str], message: str) -> None:
@@ -219,6 +258,14 @@ def take_sign_in(address: str, client: str) -> None:
          "try again later.")
     take("SIGN_IN_LIMIT_PER_CLIENT", "sign-in-client", [client],
          "You have asked for many links lately; please try again later.")
+
+
+def take_message(game_id: str, seat: int) -> None:
+    """One more table-talk message by ``seat`` of ``game_id`` (page, API and email
+    alike), within ``TALK_LIMIT_PER_SEAT``."""
+    take("TALK_LIMIT_PER_SEAT", "talk", [f"{game_id}:{seat}"],
+         "You have written many messages at this table lately; please wait a while "
+         "before writing another.")
 
 
 def retry_after() -> int | None:
