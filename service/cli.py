@@ -193,14 +193,18 @@ def _answers(url: str) -> bool:
 @click.option("--data-dir", default="var", show_default=True,
               help="Where the embedded Redis keeps its data and append-only file.")
 @click.option("--workers", default=1, show_default=True, type=int, help="RQ worker processes.")
-def serve(host: str, port: int, data_dir: str, workers: int) -> None:
+@click.option("--smtp-port", type=click.IntRange(0, 65535), default=None,
+              help="Port of the SMTP receiver for replies, on 127.0.0.1 (default: "
+                   "INBOUND_SMTP_PORT, 2525); 0 turns it off.")
+def serve(host: str, port: int, data_dir: str, workers: int, smtp_port: int | None) -> None:
     """Run the web server, RQ workers and (without REDIS_URL) an embedded Redis.
 
     One `serve` per data directory (a second one is refused). A process that dies on its
     own (the embedded Redis, the web server, a worker) is restarted with backoff; one
     that dies more than 5 times in 5 minutes stops everything with exit code 1.
     Without ADMIN_TOKEN or SECRET_KEY in the environment, random ones are kept in the
-    data directory (admin-token, secret-key).
+    data directory (admin-token, secret-key). Replies by email arrive at an SMTP receiver
+    on 127.0.0.1 (--smtp-port) run in this process (the outbox's Reply box sends there).
     """
     from service.config import DEFAULTS, ConfigError, check_redis, from_environment
     from service.redis_setup import DataDirInUse, EmbeddedRedis, die_with_parent_hook
@@ -245,19 +249,43 @@ def serve(host: str, port: int, data_dir: str, workers: int) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda number, _frame: signals.append(number))
     failure = None
+    smtp = None
     try:
+        chosen = smtp_port is not None
+        if not chosen:
+            from service.smtp_receiver import port_of
+            try:
+                smtp_port = port_of({**DEFAULTS, **from_environment(env)})
+            except ValueError as exc:
+                raise click.ClickException(str(exc)) from None
+        if smtp_port:
+            try:
+                smtp = _start_smtp(env, smtp_port)
+            except click.ClickException as exc:
+                if chosen:
+                    raise
+                # The default port taken (another serve, say): replies by email are a
+                # convenience here, not worth refusing to serve the games for.
+                click.echo(f"ravenpost serve: {exc.message}; carrying on without it", err=True)
+                smtp_port = 0
+        env["INBOUND_SMTP_PORT"] = str(smtp_port)  # the outbox's Reply box sends there
         for child in children:
             child.start()
         failure = _wait_until_ready(web, host, port, signals)
         if failure is None and not signals:
             click.echo(f"Ravenpost on http://{_url_host(host)}:{port}/  (outbox: /dev/mail)  "
                        "Ctrl-C stops it all")
+            if smtp is not None:
+                click.echo(f"replies by email: SMTP on 127.0.0.1:{smtp_port} "
+                           f"(anything @{smtp.handler.domain})")
             click.echo("admin: sign in at /admin/ with "
                        + ("ADMIN_TOKEN" if admin_from_env
                           else f"the token {env['ADMIN_TOKEN']} (kept in {data / 'admin-token'})"))
             failure = _supervise(children, embedded, signals)
     finally:
         deadline = time.monotonic() + 20
+        if smtp is not None:
+            smtp.stop()
         for child in children:
             child.stop(deadline, impatient=lambda: len(signals) >= 2)  # a 2nd Ctrl-C
         if embedded:
@@ -268,6 +296,26 @@ def serve(host: str, port: int, data_dir: str, workers: int) -> None:
         click.echo(f"ravenpost serve: {failure}; stopped everything", err=True)
         sys.exit(1)
     click.echo("stopped")
+
+
+def _start_smtp(env: dict[str, str], smtp_port: int):
+    """serve's SMTP receiver (service.smtp_receiver), on the Redis and queue the web and
+    workers use; a clear error if it cannot listen."""
+    from service.config import DEFAULTS, ConfigError, check, from_environment
+    from service.redis_setup import connect_queue, connect_store
+    from service.smtp_receiver import start
+    from worker.runtime import Runtime
+    config = {**DEFAULTS, **from_environment(env)}
+    try:
+        check(config)
+        runtime = Runtime(config, connect_store(config), connect_queue(config))
+        return start(runtime, "127.0.0.1", smtp_port)
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from None
+    except (OSError, RuntimeError) as exc:
+        raise click.ClickException(
+            f"cannot start the SMTP receiver on 127.0.0.1:{smtp_port}: {exc}; choose "
+            "another --smtp-port, or 0 to turn it off") from None
 
 
 def _gunicorn_options(fd: int) -> list[str]:
