@@ -22,16 +22,18 @@ from events.history import HIDDEN_TEXT
 from events.store import ConflictError, EventStore
 from games.protocol import IllegalMove
 
-__all__ = ["HIDDEN_TEXT", "MAX_CHARS", "Message", "clean", "hide", "messages", "say"]
+__all__ = ["HIDDEN_TEXT", "MAX_CHARS", "Message", "clean", "hide", "message_of", "messages",
+           "say"]
 
 MAX_CHARS = 500  # characters of a message, counted after cleaning
 MAX_LINE_BREAKS = 2  # consecutive line breaks kept (one blank line); more are merged
 VIAS = ("page", "api", "email")
 APPEND_TRIES = 5  # a message depends on no version: a lost race is simply tried again
 
-# Zero-width joiners that emoji sequences and some scripts need; every other format
-# character (bidi overrides and isolates among them, which can disguise text) is dropped.
-_JOINERS = frozenset("\u200c\u200d")
+# Zero-width joiners that emoji sequences and some scripts need, and the tag characters of
+# flag emoji; every other format character (bidi overrides and isolates among them, which
+# can disguise text) is dropped.
+_JOINERS = frozenset("\u200c\u200d") | {chr(c) for c in range(0xE0020, 0xE0080)}
 _DROPPED = frozenset({"Cc", "Cf", "Cs"})
 _BREAKS = re.compile(f"\n{{{MAX_LINE_BREAKS + 1},}}")
 
@@ -139,8 +141,12 @@ def messages(store: EventStore, game_id: str, after: int = 0,
             said.append(event)
         elif event.type == ev.SAID_HIDDEN:
             hidden.add(event.data.get("version"))
-    return [Message(version=e.version, seat=e.data["seat"],
-                    name=names[e.data["seat"]] if 0 <= e.data["seat"] < len(names)
-                    else f"seat {e.data['seat'] + 1}",
-                    text=e.data["text"], at=e.at, via=e.data.get("via", "page"),
-                    hidden=e.version in hidden) for e in said]
+    return [message_of(e, names, e.version in hidden) for e in said]
+
+
+def message_of(event: Event, names: list[str], hidden: bool = False) -> Message:
+    """The :class:`Message` of a Said ``event``, its seat named from ``names``."""
+    seat = event.data["seat"]
+    name = names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+    return Message(version=event.version, seat=seat, name=name, text=event.data["text"],
+                   at=event.at, via=event.data.get("via", "page"), hidden=hidden)

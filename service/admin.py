@@ -46,7 +46,7 @@ from flask import (
 )
 
 from events import envelope as ev
-from events import history
+from events import history, talk
 from events.audit import audit_tapes
 from events.refold import refold
 from games import registry
@@ -354,6 +354,17 @@ def note_page(game_id: str):
     event = rt().games.record(game_id, ev.ADMIN_NOTE, {"text": text}, actor="admin")
     after_append(game_id, event.version)
     return redirect(url_for("admin.replay", game_id=game_id))
+
+
+@bp.post("/games/<game_id>/messages/<int:version>/hide")
+def hide_message_page(game_id: str, version: int):
+    """Hide the table-talk message at ``version`` (appends SaidHidden; the message stays
+    in the log).  No confirmation page: nothing is lost, the admin still reads it here."""
+    if not rt().store.exists(game_id):
+        abort(404, "There is no such game.")
+    event = talk.hide(rt().games, game_id, version, by="admin")
+    after_append(game_id, event.version)
+    return redirect(url_for("admin.replay", game_id=game_id) + f"#e{version}", 303)
 
 
 @bp.post("/games/<game_id>/fork")

@@ -249,6 +249,32 @@ def build() -> dict:
             "parameters": [GAME], "security": sec, "requestBody": _body("VoteIn"),
             "responses": _responses((201, "Recorded", "VotedOut"), 400, 401, 403, 404, 409,
                                     413, 422)}})
+    # table talk (events.talk)
+    for name in ("MessageIn", "MessageOut", "MessagesOut"):
+        spec.components.schema(name, schema=getattr(schemas, name))
+    after = {"name": "after", "in": "query", "required": False,
+             "description": "Only messages after this version (default 0: all)",
+             "schema": {"type": "integer", "minimum": 0}}
+    spec.path("/api/v1/games/{game_id}/messages", operations={
+        "get": {"summary": "The messages at the table, oldest first",
+                "description": "Public to every seat. A message the admin hid has "
+                               "`hidden: true` and `text: null`.",
+                "parameters": [GAME, after], "security": sec,
+                "responses": _responses((200, "The messages", "MessagesOut"), 400, 401,
+                                        403, 404)},
+        "post": {"summary": "Write a message to the whole table",
+                 "description": "Appends a `Said` event: every seat reads it, no email is "
+                                "sent for it, and it leaves the game as it is (a move "
+                                "decided on the version before it still goes through). "
+                                "At most TALK_LIMIT_PER_SEAT messages per seat (default 20 "
+                                "an hour, 100 a day; 429 beyond); a refused message does "
+                                "not count.",
+                 "parameters": [GAME], "security": sec, "requestBody": _body("MessageIn"),
+                 "responses": _described(
+                     _responses((201, "Sent", "MessageOut"), 400, 401, 403, 404, 413, 422,
+                                429),
+                     {422: "The text is empty or longer than 500 characters (the reason "
+                           "says which)"})}})
     doc = spec.to_dict()
     # options carries the platform's settings next to the game's own (see PlatformIn)
     doc["components"]["schemas"]["CreateGameIn"]["properties"]["options"][

@@ -158,7 +158,8 @@ def at_version(token: str, version: int):
     return render_template(
         "history_at.html", table=table, game=game, seat=link.seat, names=table.names,
         view=game.view(table.state, link.seat), version=version, last=last,
-        line=history.describe(event, game, table.names, link.seat), event=event,
+        line=history.describe_in_log(runtime.store, link.game_id, event, game, table.names,
+                                     link.seat), event=event,
         when=local_time(event.at, seat_clock(runtime.games, link.game_id, link.seat, set())[1]),
         picture=Markup(picture) if picture else None,  # noqa: S704 - escaped by games.svg
         chart=Markup(chart) if chart else None,  # noqa: S704

@@ -17,7 +17,7 @@ from marshmallow import (
     validates_schema,
 )
 
-from events import clocks
+from events import clocks, talk
 
 
 class StrictSchema(Schema):
@@ -401,3 +401,29 @@ class MeOut(Schema):
     forced = fields.Boolean()
     channels = fields.List(fields.String())
     leave = fields.Nested(LeaveOut)
+
+
+# -- table talk (events.talk) --------------------------------------------------------------
+class MessageIn(StrictSchema):
+    """A message to the table.  Its length and content are judged by events.talk.clean
+    (422 with the reason), so the page, the API and email replies refuse the same."""
+
+    text = fields.String(required=True, metadata={
+        "maxLength": talk.MAX_CHARS, "description": "Plain text (no markup), at most "
+        f"{talk.MAX_CHARS} characters after surrounding spaces are stripped; line breaks "
+        "are kept (at most one blank line in a row), control and bidi characters are "
+        "dropped"})
+
+
+class MessageOut(Schema):
+    version = fields.Integer(metadata={"description": "The version of its Said event"})
+    seat = fields.Integer()
+    name = fields.String()
+    text = fields.String(allow_none=True, metadata={"description": "null once hidden"})
+    at = fields.String(metadata={"description": "ISO 8601, UTC"})
+    via = fields.String(metadata={"enum": ["page", "api", "email"]})
+    hidden = fields.Boolean(metadata={"description": "hidden by the admin"})
+
+
+class MessagesOut(Schema):
+    messages = fields.List(fields.Nested(MessageOut), metadata={"description": "Oldest first"})
