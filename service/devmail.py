@@ -1,8 +1,19 @@
-"""/dev/mail: browse the outbox backend's emails, with working links (development only)."""
+"""/dev/mail: browse the outbox backend's emails, with working links (development only).
+
+An email with a Reply-To (a turn email) has a Reply box: it sends a reply as a mail
+client would, over SMTP to the receiver of the running ``ravenpost serve``
+(127.0.0.1:``INBOUND_SMTP_PORT``, see service.smtp_receiver), so play by reply can be
+tried without any mail service.
+"""
 
 from __future__ import annotations
 
 import re
+import smtplib
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid, parseaddr
+from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_talisman import SAMEORIGIN
@@ -22,17 +33,113 @@ def _private_in_production():
     return None
 
 
+SMTP_TIMEOUT = 10  # seconds to reach the receiver and hand it the reply
+
+
 @bp.get("/")
 def index():
-    return render_template("devmail/index.html", mails=rt().mail.list(limit=200))
+    notice = "Your reply was handed to the SMTP receiver; the worker answers it shortly." \
+        if request.args.get("replied") else None
+    return render_template("devmail/index.html", mails=rt().mail.list(limit=200),
+                           notice=notice)
 
 
 @bp.get("/<mail_id>")
 def show(mail_id: str):
+    mail = _mail(mail_id)
+    return render_template("devmail/show.html", mail=mail, reply_to=header(mail, "Reply-To"))
+
+
+@bp.post("/<mail_id>/reply")
+def reply(mail_id: str):
+    """Send the typed reply to the email's Reply-To through the local SMTP receiver."""
+    mail = _mail(mail_id)
+    reply_to = header(mail, "Reply-To")
+    if not reply_to:
+        abort(404, "That email has no Reply-To: there is nothing to reply to.")
+    text = request.form.get("text", "").replace("\r\n", "\n").strip()
+    if not text:
+        return _show(mail, reply_to, "Type your reply first; nothing was sent.", text, 400)
+    from service.smtp_receiver import port_of
+    try:
+        port = port_of(rt().config)
+        message = build_reply(mail, reply_to, text, rt().now())
+    except ValueError as exc:  # a bad port setting, or a header that cannot be written
+        return _show(mail, reply_to, f"The reply could not be sent: {exc}.", text, 400)
+    if not port:
+        return _show(mail, reply_to, "The SMTP receiver is off (INBOUND_SMTP_PORT is 0); "
+                     "nothing was sent.", text, 200)
+    try:
+        with smtplib.SMTP("127.0.0.1", port, timeout=SMTP_TIMEOUT) as smtp:
+            smtp.send_message(message, from_addr=parseaddr(mail["to"])[1],
+                              to_addrs=[parseaddr(reply_to)[1]])
+    except (OSError, smtplib.SMTPException) as exc:
+        # 200, not 5xx: the page itself works; what is missing is `ravenpost serve`.
+        return _show(mail, reply_to, f"The SMTP receiver at 127.0.0.1:{port} could not take "
+                     f"the reply ({_reason(exc)}). It runs under `ravenpost serve` "
+                     "(--smtp-port); nothing was sent.", text, 200)
+    return redirect(url_for("devmail.index", replied=1))
+
+
+def header(mail: dict[str, Any], name: str) -> str | None:
+    """The value of header ``name`` (any case) among a stored email's headers."""
+    for key, value in (mail.get("headers") or {}).items():
+        if key.lower() == name.lower():
+            return value
+    return None
+
+
+def build_reply(mail: dict[str, Any], reply_to: str, text: str, now: datetime) -> EmailMessage:
+    """A plain-text reply to a stored email, as a mail client writes one: the typed text,
+    then the original quoted below an attribution line.  The outbox keeps no Message-ID,
+    so the original's stands in as ``<outbox-<id>@<INBOUND_DOMAIN>>`` (or the email's own,
+    if it has one)."""
+    original_id = header(mail, "Message-ID") or \
+        f"<outbox-{mail['id']}@{rt().config['INBOUND_DOMAIN']}>"
+    subject = mail.get("subject") or ""
+    sender = parseaddr(mail["to"])[1]
+    message = EmailMessage()
+    message["From"] = mail["to"]
+    message["To"] = reply_to
+    message["Subject"] = subject if subject.lower().startswith("re:") else f"Re: {subject}"
+    message["Date"] = format_datetime(now.astimezone(UTC))
+    message["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2] or "localhost")
+    message["In-Reply-To"] = original_id
+    message["References"] = original_id
+    quoted = "\n".join(f"> {line}" if line else ">"
+                       for line in (mail.get("text") or "").splitlines())
+    message.set_content(f"{text}\n\nOn {_when(mail.get('at'))}, Ravenpost wrote:\n{quoted}\n")
+    return message
+
+
+def _when(at: str | None) -> str:
+    """The original's date as an attribution line says it."""
+    try:
+        return format_datetime(datetime.fromisoformat(at or "").astimezone(UTC))
+    except ValueError:
+        return at or "an earlier date"
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, ConnectionRefusedError):
+        return "nothing listens there"
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return f"it answered {exc.smtp_code} {exc.smtp_error.decode(errors='replace')}"
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        return "it refused the Reply-To address"
+    return str(exc) or type(exc).__name__
+
+
+def _mail(mail_id: str) -> dict[str, Any]:
     mail = rt().mail.get(mail_id)
     if mail is None:
         abort(404, "No such email in the outbox.")
-    return render_template("devmail/show.html", mail=mail)
+    return mail
+
+
+def _show(mail: dict[str, Any], reply_to: str, error: str, text: str, status: int):
+    return render_template("devmail/show.html", mail=mail, reply_to=reply_to, error=error,
+                           draft=text), status
 
 
 # An email's HTML as a mail client shows it: inline styles, no script, framed by

@@ -220,7 +220,7 @@ def _one_line(value: str) -> str:
 
 def _msg_id(value: str) -> str:
     found = re.search(r"<([^<>]*)>", value)
-    return (found.group(1) if found else value).strip()
+    return (found.group(1) if found else value.strip().strip("<>")).strip()
 
 
 def _bare(address: str) -> str:
