@@ -343,7 +343,7 @@ def _decode_bytes(data: bytes, charset: str | None) -> str:
             return data.decode("utf-8")
         except UnicodeDecodeError:
             name = "cp1252"
-    if name == "latin-1":
+    if name == "iso8859-1":
         # Mail labelled iso-8859-1 is often windows-1252 (curly quotes, the euro sign); for
         # every byte that is not in 0x80-0x9f the two agree.
         name = "cp1252"
