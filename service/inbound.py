@@ -17,10 +17,11 @@ Decoding: Werkzeug would decode every form field as UTF-8 (with replacement char
 which garbles a reply sent in, say, ISO-8859-1; so the multipart body is read here as
 bytes (Werkzeug's own sans-IO decoder) and each text field is decoded with its part's
 charset if it names one, else the one SendGrid's ``charsets`` field gives for it, else
-UTF-8 (undecodable bytes replaced).  The stored ``fields`` are therefore text already
-(``charsets`` is kept as SendGrid sent it, for the record).  In raw mode the ``email``
-field (the whole message) is stored as the message's raw bytes, exactly as posted, and
-not among the fields.  Attachments (file parts) are not stored: a move needs none.
+UTF-8 (undecodable bytes replaced; ISO-8859-1 read as windows-1252).  The stored
+``fields`` are therefore text already (``charsets`` is kept as SendGrid sent it, for the
+record).  In raw mode the ``email`` field (the whole message) is stored as the message's
+raw bytes, exactly as posted, and not among the fields.  Attachments (file parts) are
+not stored: a move needs none.
 """
 
 from __future__ import annotations
@@ -164,13 +165,16 @@ def _charsets(text: str | bytes | None) -> dict[str, str]:
 
 
 def _codec(*names: str | None) -> str:
-    """The first of ``names`` that Python knows as a codec, else UTF-8."""
+    """The first of ``names`` that Python knows as a codec, else UTF-8.  ISO-8859-1 is
+    read as windows-1252, as browsers and worker.inbound_mail do: mail clients that say
+    the one often send the other's curly quotes."""
     for name in names:
         if name:
             try:
-                return codecs.lookup(name.strip()).name
+                found = codecs.lookup(name.strip()).name
             except (LookupError, ValueError):
                 continue
+            return "cp1252" if found == "iso8859-1" else found
     return "utf-8"
 
 

@@ -21,7 +21,7 @@ MESSAGE_ID = "<CAB1234.5678@mail.example.com>"
 HEADERS = (f"Received: by mx.sendgrid.net\r\nMessage-ID: {MESSAGE_ID}\r\n"
            "From: Ada <ada@example.com>\r\nTo: play+abc123@reply.ravenpost.localhost\r\n"
            "Subject: Re: Your turn\r\nIn-Reply-To: <outbox-1@reply.ravenpost.localhost>\r\n")
-TEXT = "Je joue 3, café compris.\r\n\r\nOn Fri, Ravenpost wrote:\r\n> Your turn\r\n"
+TEXT = "Je joue 3, café compris, “merci”.\r\n\r\nOn Fri, Ravenpost wrote:\r\n> Your turn\r\n"
 
 
 def sendgrid_form(text: str = TEXT, headers: str = HEADERS) -> tuple[bytes, str]:
@@ -33,8 +33,8 @@ def sendgrid_form(text: str = TEXT, headers: str = HEADERS) -> tuple[bytes, str]
         ("to", b"play+abc123@reply.ravenpost.localhost"),
         ("from", b"Ada <ada@example.com>"),
         ("subject", b"Re: Your turn"),
-        ("text", text.encode("iso-8859-1")),
-        ("html", f"<p>{text}</p>".encode("iso-8859-1")),
+        ("text", text.encode("cp1252")),  # what clients that say ISO-8859-1 send
+        ("html", f"<p>{text}</p>".encode("cp1252")),
         ("sender_ip", b"203.0.113.5"),
         ("envelope", json.dumps({"to": ["play+abc123@reply.ravenpost.localhost"],
                                  "from": "ada@example.com"}).encode()),
