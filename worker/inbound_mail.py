@@ -31,7 +31,8 @@ from mailparser_reply.parser import EmailMessage
 REPLY_MARKER = "##- Please type your reply above this line -##"
 
 MAX_TEXT = 64 * 1024  # characters of a body we read: a huge mail costs no more than this
-MAX_HTML = 256 * 1024  # characters of HTML we convert (markup is bulky; html2text is slow)
+MAX_HTML = 128 * 1024  # characters of HTML we convert (markup is bulky; html2text: ~1 s)
+_LONG_LINE = 400  # characters; longer lines are hidden from the reply parser (see _new_text)
 MAX_RAW = 25 * 1024 * 1024  # bytes of a raw message we parse (SendGrid takes up to 30 MB)
 
 # Languages whose reply headers and sign-offs we look for. Polish (a single "Od:" line counts
@@ -55,7 +56,15 @@ _WROTE = [
 ]
 _SEPARATOR_LINE = re.compile(r"^[\s*_\-=]*$")  # "* * *" (an <hr>), "____", "-----"
 _INVISIBLE = str.maketrans(
-    {"\xa0": " ", "\u200b": None, "\u200c": None, "\u200d": None, "\ufeff": None}
+    {
+        "\xa0": " ",
+        "\u200b": None,
+        "\u200c": None,
+        "\u200d": None,
+        "\ufeff": None,
+        "\ue000": None,
+        "\ue001": None,
+    }
 )
 
 # A subject that starts like an auto-reply; anchored so "Re: auto: ..." written by a person
@@ -511,6 +520,13 @@ def _new_text(body: str) -> str:
             if not _QUOTED_LINE.match(line):
                 lines = lines[:i]  # our mail, unquoted: all of it is below the marker
             break  # a quoted marker goes with the quoted lines below
+    long_lines: list[str] = []
+    for i, line in enumerate(lines):
+        if len(line) > _LONG_LINE:
+            # The library's header patterns take seconds on one long line; no header or
+            # sign-off is that long, so it sees a placeholder (quoted if the line is).
+            lines[i] = f"{'> ' if _QUOTED_LINE.match(line) else ''}\ue000{len(long_lines)}\ue001"
+            long_lines.append(line)
     parsed = EmailMessage(
         "\n".join(lines), languages=list(REPLY_LANGUAGES), keep_hyphen_lists=True
     ).read()
@@ -527,10 +543,11 @@ def _new_text(body: str) -> str:
         own = _strip_signature(own, parsed)
         if own:
             kept.append(own)
-    text = "\n\n".join(kept).split("\n")
-    while text and _SEPARATOR_LINE.match(text[-1]):
-        text.pop()
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(text)).strip()
+    out = "\n\n".join(kept).split("\n")
+    while out and _SEPARATOR_LINE.match(out[-1]):
+        out.pop()  # an <hr> or "____" line that stood above the old mail
+    text = re.sub(r"\ue000(\d+)\ue001", lambda m: long_lines[int(m.group(1))], "\n".join(out))
+    return re.sub(r"\n{3,}", "\n\n", text).strip()
 
 
 def _strip_signature(text: str, parsed: EmailMessage) -> str:

@@ -352,6 +352,15 @@ def test_a_huge_mail_is_capped_and_quick():
     assert time.monotonic() - started < 5
 
 
+def test_long_lines_are_kept_whole_and_quick():
+    # One long "On ..." line without "wrote:" took the reply library 100 s at 60 KB.
+    talk = "On " + "second thoughts, " * 3000
+    started = time.monotonic()
+    m = from_raw(f"From: ann@example.com\n\n2 5\n{talk}\n> {REPLY_MARKER}\n".encode())
+    assert m.new_text == f"2 5\n{talk.strip()}"
+    assert time.monotonic() - started < 5
+
+
 # --- SendGrid Inbound Parse -----------------------------------------------------------------
 
 
