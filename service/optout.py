@@ -22,14 +22,7 @@ SCOPES = ("game", "invitations", "digest", "everything")
 
 def set_muted(game_id: str, seat: int, muted: bool = True) -> dict:
     """Stop (or start again) every email of ``game_id`` to ``seat``; its seat entry."""
-    store = rt().store
-    seats = store.get_json(game_id, "seats") or []
-    if not 0 <= seat < len(seats):
-        return {}
-    if bool(seats[seat].get("muted")) != muted:
-        seats[seat]["muted"] = muted
-        store.put_json(game_id, "seats", seats)
-    return seats[seat]
+    return consent.set_muted(rt().store, game_id, seat, muted)
 
 
 def stop(data: dict, what: str) -> None:

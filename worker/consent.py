@@ -107,3 +107,15 @@ def unblock(client, pid: str, inviter: str) -> None:
 
 def blocked(client, pid: str) -> set[str]:
     return client.smembers(players.pkey(pid, "blocked"))
+
+
+def set_muted(store, game_id: str, seat: int, muted: bool = True) -> dict:
+    """Stop (or start again) every email of ``game_id`` to ``seat`` (the seat's ``muted``
+    flag, which :func:`worker.notify.recipient` reads); the seat's entry, {} if none."""
+    seats = store.get_json(game_id, "seats") or []
+    if not 0 <= seat < len(seats):
+        return {}
+    if bool(seats[seat].get("muted")) != muted:
+        seats[seat]["muted"] = muted
+        store.put_json(game_id, "seats", seats)
+    return seats[seat]

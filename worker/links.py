@@ -23,6 +23,10 @@ neither comes out of a second run as "used" or with a token already revoked.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -125,6 +129,36 @@ class Links:
                     generation)
 
 
+    # -- reply addresses ----------------------------------------------------------------
+    # An email address's local part holds at most 64 characters and some mail systems
+    # fold its case, so a reply token is short and lower-case: the game id in base32, the
+    # seat, version and generation in base 36, and 80 bits of HMAC, joined by "-".
+
+    def make_reply(self, game_id: str, seat: int, version: int, generation: int = 0) -> str:
+        """The token of a turn email's reply address: ``seat``'s answer to the turn as it
+        stood at ``version``, valid while the seat's link generation is ``generation``."""
+        body = "-".join((_b32(game_id.encode()), _b36(seat), _b36(version), _b36(generation)))
+        return f"{body}-{self._reply_mac(body)}"
+
+    def check_reply(self, token: str) -> Link:
+        """The link (purpose ``reply``) a reply token stands for; LinkError if it is not
+        one of ours (its age is the turn's business: see worker.replies)."""
+        parts = token.strip().lower().split("-")
+        if len(parts) != 5 or not hmac.compare_digest(
+                parts[4], self._reply_mac("-".join(parts[:4]))):
+            raise LinkError("This reply address is not valid.", 403)
+        try:
+            game_id = base64.b32decode(parts[0].upper() + "=" * (-len(parts[0]) % 8)).decode()
+            seat, version, generation = (int(p, 36) for p in parts[1:4])
+        except (ValueError, UnicodeDecodeError):
+            raise LinkError("This reply address is not valid.", 403) from None
+        return Link(game_id, seat, "reply", version, "", generation)
+
+    def _reply_mac(self, body: str) -> str:
+        digest = hmac.new(self._secret.encode(), b"ravenpost-reply|" + body.encode(),
+                          hashlib.sha256).digest()[:10]
+        return _b32(digest)
+
     def make_me(self, player: str, generation: int = 0) -> str:
         """A "my games" token for a player id (see :mod:`worker.players`), no game or seat."""
         return self.make_player("me", player, gen=generation)
@@ -155,6 +189,41 @@ class Links:
         if not isinstance(data, dict) or not isinstance(data.get("p"), str):
             raise LinkError("This link is not valid.", 403)
         return data
+
+
+def _b32(data: bytes) -> str:
+    return base64.b32encode(data).decode().rstrip("=").lower()
+
+
+def _b36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, rest = divmod(number, 36)
+        out = digits[rest] + out
+        if not number:
+            return out
+
+
+_REPLY_ADDRESS = re.compile(r"^(?P<prefix>[^+@\s]+)\+(?P<token>[a-z0-9-]+)@(?P<domain>[^@\s]+)$",
+                            re.IGNORECASE)
+
+
+def reply_address(config: dict[str, Any], token: str) -> str:
+    """The Reply-To of an email whose answer goes to ``token`` (INBOUND_PREFIX and
+    INBOUND_DOMAIN: ``play+<token>@reply.example.com``)."""
+    return f"{config['INBOUND_PREFIX']}+{token}@{config['INBOUND_DOMAIN']}"
+
+
+def reply_token_of(config: dict[str, Any], addresses) -> str | None:
+    """The reply token of the first of ``addresses`` that is one of our reply
+    addresses (our prefix and domain), else None."""
+    for address in addresses:
+        found = _REPLY_ADDRESS.match(address.strip())
+        if found and found["prefix"].lower() == str(config["INBOUND_PREFIX"]).lower() \
+                and found["domain"].lower() == str(config["INBOUND_DOMAIN"]).lower():
+            return found["token"].lower()
+    return None
 
 
 def burn(redis_client, link: Link, ttl: int) -> bool:

@@ -18,7 +18,7 @@ from events import votes
 from events.history import forked_from
 from events.picture import local_time
 from events.store import key
-from worker import consent, held, players
+from worker import consent, held, players, reply_to, table_talk
 from worker.links import seat_token
 from worker.mail import Email
 from worker.notices import notice_done
@@ -101,12 +101,16 @@ def _picture(rt: Runtime, table, seat: int) -> Markup | None:
 
 
 def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool = False,
-              which: str = "") -> bool:
+              which: str = "", step: bool = False) -> bool:
     """Email ``seat`` that its turn (begun at ``version``) is waiting; once per turn (a
-    reminder: once per turn and ``which`` reminder of it, see events.clocks)."""
-    kind = ("remind" + (f"-{which}" if which else "")) if reminder else "turn"
+    reminder: once per turn and ``which`` reminder of it, see events.clocks).  ``step``:
+    the seat answered by email and its turn goes on at ``version`` (worker.replies): the
+    next step's moves, at once (the player is at their mail now)."""
+    kind = ("remind" + (f"-{which}" if which else "")) if reminder else \
+        "step" if step else "turn"
     marker = key(game_id, f"mailed:{kind}:{version}:{seat}")
-    if held.intercept(rt, game_id, version, seat, "remind" if reminder else "turn", marker):
+    if not step and held.intercept(rt, game_id, version, seat,
+                                   "remind" if reminder else "turn", marker):
         return False  # not now (held for the morning) or not at all (seen, digest)
 
     def build() -> Email | None:
@@ -115,6 +119,11 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
             return None
         awaiting = rt.redis.hget(key(game_id, "awaiting"), str(seat))
         is_turn = awaiting is not None and json.loads(awaiting)["version"] == version
+        if step:
+            now = rt.games.load(game_id)
+            if now.version != version or seat not in now.to_act():
+                return None  # moved on before this went out; the next email says so
+            is_turn = True
         fork = forked_from(rt.store, game_id)
         if fork and not reminder:
             if version == 1:  # a fork's invitation: a turn carried across the fork is
@@ -129,6 +138,7 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
         deadline = json.loads(awaiting).get("deadline") if awaiting else None
         board = mail_picture(rt.games, table, seat, local_time(deadline, info.get("tz")))
         invitation = version == 1
+        answer = reply_to.for_seat(rt, table, seat) if is_turn else None
         stranger = invitation and not players.is_verified(rt.redis, info["pid"])
         ctx = _common(rt, game_id, seat, info, "invitations" if stranger else "game") | {
             "game": table.game, "table": table, "seat": seat, "is_turn": is_turn,
@@ -141,16 +151,21 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
             "summary": table.game.summary(table.state, seat),
             "picture": None if board else _picture(rt, table, seat), "names": table.names,
             "deadline": local_time(deadline, info.get("tz")),
-            "fork": fork,
+            "fork": fork, "step": step,
+            "menu": answer.menu_lines if answer else [],
+            "said": table_talk.unread(rt, game_id, seat, table.names, upto=table.version),
+            "foreign": table_talk.foreign_reply_note(rt, game_id, seat),
         }
         name = table.game.name
         subject = (f"Reminder: your move in {name}" if reminder else
+                   f"Your move goes on in {name}" if step else
                    f"Your move in {name}" if is_turn else f"You are invited to play {name}")
         return render(rt, "turn", subject, info["email"], f"{kind}:{game_id}:{version}:{seat}",
-                      ctx, ctx["unsubscribe_url"], board)
+                      ctx, ctx["unsubscribe_url"], board,
+                      reply_to=answer.reply_to if answer else None)
 
     def done() -> None:
-        if not reminder:
+        if not reminder and not step:
             notice_done(rt, game_id, f"turn:{version}:{seat}")
 
     return send_once(rt, marker, build, done)

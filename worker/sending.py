@@ -23,6 +23,7 @@ import time
 
 import redis
 
+from worker.inbound_mail import REPLY_MARKER  # an answerable email's first line
 from worker.lease import lease
 from worker.mail import Email, MailError
 from worker.notices import NOTICE_MAX_PENDING
@@ -79,13 +80,18 @@ def mark(rt: Runtime, marker: str, value: str) -> None:
 
 
 def render(rt: Runtime, name: str, subject: str, to: str, mail_key: str, context: dict,
-           unsubscribe_url: str, board: MailPicture | None = None) -> Email:
+           unsubscribe_url: str, board: MailPicture | None = None,
+           reply_to: str | None = None, headers: dict[str, str] | None = None) -> Email:
     """The email from its two templates; ``board`` (the picture) is shown inline;
-    ``unsubscribe_url``: its one-click unsubscribe link (RFC 8058)."""
-    context = context | {"board": board}
+    ``unsubscribe_url``: its one-click unsubscribe link (RFC 8058); ``reply_to``: the
+    address a reply goes to (a seat's turn: see worker.replies), if any; ``headers``:
+    more headers (an answer's In-Reply-To)."""
+    context = context | {"board": board, "reply_marker": REPLY_MARKER if reply_to else None}
     text = rt.emails.get_template(f"email/{name}.txt").render(**context)
     html = rt.emails.get_template(f"email/{name}.html").render(**context)
+    headers = {**(headers or {}), "List-Unsubscribe": f"<{unsubscribe_url}>",
+               "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+    if reply_to:
+        headers["Reply-To"] = reply_to
     return Email(to=to, subject=subject, text=text, html=html, key=mail_key,
-                 headers={"List-Unsubscribe": f"<{unsubscribe_url}>",
-                          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
-                 inline=(board.image,) if board else ())
+                 headers=headers, inline=(board.image,) if board else ())
