@@ -47,6 +47,7 @@ def me_json(pid: str) -> dict:
             "zone": prefs["tz"], "language": prefs["language"], "digest": prefs["digest"],
             "quiet": ("off" if quiet is None else f"{quiet[0]}-{quiet[1]}")
             if prefs["chosen"] else "default", "forced": prefs["forced"],
+            "confirm_replies": prefs["confirm"],
             "channels": prefs["channels"], "leave": leave.status(runtime, pid)}
 
 
@@ -79,7 +80,9 @@ def patch_me():
             raise ApiError(422, "refused", f"leave: {exc.reason}", reason=exc.reason) \
                 from None
     players.save_prefs(runtime.redis, pid, quiet=quiet, tz=data.get("zone"),
-                       **{name: data[name] for name in ("language", "forced") if name in data})
+                       **{name: data[name] for name in ("language", "forced") if name in data},
+                       **({"confirm": data["confirm_replies"]} if "confirm_replies" in data
+                          else {}))
     if "channels" in data:
         save_channels(pid, data["channels"])
     if "digest" in data:

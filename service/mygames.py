@@ -151,6 +151,8 @@ def _save(pid: str) -> None:
         extra["language"] = language or None
     if "forced_default" in request.form:
         extra["forced"] = request.form["forced_default"] == "on"
+    if "confirm_shown" in request.form:  # a checkbox: absent when unticked
+        extra["confirm"] = request.form.get("confirm_replies") == "on"
     if "channels" in request.form:
         urls = [u.strip() for u in request.form["channels"].splitlines() if u.strip()]
         problem = channel_problem(urls)

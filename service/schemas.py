@@ -378,6 +378,8 @@ class MePatchIn(StrictSchema):
                             metadata={"description": "local hour of the daily digest; "
                                                      "null: one email per turn"})
     forced = fields.Boolean(metadata={"description": "play my only move for me (new games)"})
+    confirm_replies = fields.Boolean(metadata={
+        "description": "confirm by email each move made by replying to an email"})
     channels = fields.List(fields.String(validate=validate.Length(max=500)),
                            validate=validate.Length(max=5),
                            metadata={"description": "Apprise notification URLs"})
@@ -399,6 +401,7 @@ class MeOut(Schema):
     language = fields.String(allow_none=True)
     digest = fields.Integer(allow_none=True)
     forced = fields.Boolean()
+    confirm_replies = fields.Boolean()
     channels = fields.List(fields.String())
     leave = fields.Nested(LeaveOut)
 

@@ -135,6 +135,13 @@ class Menu:
                 return list(c.numbers)
         raise ValueError("not a legal move of this menu")
 
+    def label_of(self, move: Move) -> str:
+        """The move's label as the game words it; ValueError if it is not legal."""
+        for c in self._choices:
+            if c.move == move:
+                return c.label
+        raise ValueError("not a legal move of this menu")
+
     def example(self) -> str:
         """A reply naming the menu's first move that takes most steps, e.g. ``"1 9 10"``."""
         longest = max(self._choices, key=lambda c: len(c.numbers), default=None)

@@ -12,8 +12,9 @@ that names a player says anything about their address.  The keys:
   index, a read model written when a game is first projected (:func:`index_game`) and
   rebuilt by :func:`rebuild`;
 - ``...:prefs`` (hash): the player's settings (quiet hours, time zone, digest, language,
-  forced moves, notification channels), written only by the player (a signed-in session
-  or a link mailed to their address; see service.mygames and service.api);
+  forced moves, confirmations of moves made by reply, notification channels), written
+  only by the player (a signed-in session or a link mailed to their address; see
+  service.mygames and service.api);
 - ``...:me-gen``: the player's *generation*.  Every session and my-games link carries it;
   :func:`sign_out_everywhere` raises it and every seat generation of the player's games
   (worker.links), so every link, token and session made before is refused at once.
@@ -199,7 +200,9 @@ def prefs(client, pid: str) -> dict[str, Any]:
     for off, ``chosen`` (they set their quiet hours), ``tz`` (None: each game's seat
     time zone), ``digest`` (local hour or None), ``digest_since`` (unix time it was
     turned on: no digest is due before), ``language``, ``forced`` (the default of
-    "play my only move for me") and ``channels`` (Apprise URLs)."""
+    "play my only move for me"), ``confirm`` (a move made by replying to an email is
+    confirmed by email: off by default, the next turn email being its confirmation) and
+    ``channels`` (Apprise URLs)."""
     return parse_prefs(client.hgetall(pkey(pid, "prefs")))
 
 
@@ -227,7 +230,8 @@ def parse_prefs(raw: dict[str, str]) -> dict[str, Any]:
             "digest": int(digest) if digest and digest.isdigit() and int(digest) < 24 else None,
             "digest_since": since,
             "language": language if language in LANGUAGES else None,
-            "forced": raw.get("forced") != "off", "channels": channels}
+            "forced": raw.get("forced") != "off", "confirm": raw.get("confirm") == "on",
+            "channels": channels}
 
 
 def parse_quiet(text: str) -> tuple[int, int] | None:
@@ -245,7 +249,8 @@ KEEP = "keep"
 def save_prefs(client, pid: str, *, quiet: tuple[int, int] | None | str = KEEP,
                tz: str | None = None, digest: int | None | str = KEEP,
                since: float | None = None, language: str | None = KEEP,
-               forced: bool | str = KEEP, channels: list[str] | str = KEEP) -> None:
+               forced: bool | str = KEEP, channels: list[str] | str = KEEP,
+               confirm: bool | str = KEEP) -> None:
     """Change some settings (``"keep"`` leaves one as it is)."""
     mapping: dict[str, str] = {} if since is None else {"digest_since": f"{since:.0f}"}
     if quiet != KEEP:
@@ -258,6 +263,8 @@ def save_prefs(client, pid: str, *, quiet: tuple[int, int] | None | str = KEEP,
         mapping["language"] = language or ""
     if forced != KEEP:
         mapping["forced"] = "on" if forced else "off"
+    if confirm != KEEP:
+        mapping["confirm"] = "on" if confirm else "off"
     if channels != KEEP:
         mapping["channels"] = json.dumps(list(channels))
     if mapping:

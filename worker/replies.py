@@ -52,6 +52,7 @@ log = logging.getLogger(__name__)
 OUTCOME_SECONDS = 4 * 24 * 3600  # longer than SendGrid retries a message (3 days)
 ANSWERS_PER_HOUR = 20  # every answer to a seat, commands included: no mail loop runs long
 RESIGN_CONFIRM_SECONDS = 2 * 24 * 3600
+SAID_BY_MAIL_PER_HOUR = 20  # as the page's TALK_LIMIT_PER_SEAT: a seat's messages by email
 MOVED_ON = "The game has moved on since that email: your reply changed nothing."
 _MESSAGE_ID = re.compile(r"^[\x21-\x7e]{1,250}$")
 
@@ -162,6 +163,9 @@ class Reply:
         for said in talk.messages(self.rt.store, self.game_id, after=self.link.version):
             if said.seat == self.seat and said.via == "email" and said.text == text:
                 return  # a retried job said it already
+        if not self._count(f"said-by-mail:{self.seat}", SAID_BY_MAIL_PER_HOUR):
+            log.info("reply's table talk not said: over %s an hour", SAID_BY_MAIL_PER_HOUR)
+            return
         try:
             event = talk.say(self.rt.games, self.game_id, self.seat, text, via="email")
         except IllegalMove as exc:
@@ -197,6 +201,10 @@ class Reply:
         request_projection(rt.enqueuer, game_id, event.version)
         if not after.ended and seat in after.to_act():
             send_turn(rt, game_id, after.version, seat, step=True)
+        pid = players.seat_player(rt.redis, self.info)
+        if pid and players.prefs(rt.redis, pid)["confirm"]:
+            self.answer("confirm", [f"Your move was played: {menu.label_of(move)}."],
+                        menu=False)
         return f"moved: {move.get('type', '?')} at version {event.version}"
 
     # -- commands ------------------------------------------------------------------------
@@ -321,14 +329,17 @@ class Reply:
 
     def _may_answer(self, refusal: bool) -> bool:
         """Count one answer to the seat this hour; False past the limits."""
-        limits = [("answers", ANSWERS_PER_HOUR)]
+        allowed = self._count(f"answers:{self.seat}", ANSWERS_PER_HOUR)
         if refusal:
-            limits.append(("refusals", int(self.rt.config.get("REFUSALS_PER_HOUR", 5))))
-        allowed = True
-        for name, limit in limits:
-            counter = key(self.game_id, f"{name}:{self.seat}")
-            count = self.rt.redis.incr(counter)
-            if count == 1:
-                self.rt.redis.expire(counter, int(timedelta(hours=1).total_seconds()))
-            allowed = allowed and count <= limit
+            allowed = self._count(f"refusals:{self.seat}",
+                                  int(self.rt.config.get("REFUSALS_PER_HOUR", 5))) and allowed
         return allowed
+
+    def _count(self, name: str, limit: int) -> bool:
+        """Count one more of ``name`` (the game's key) in the hour it began; within
+        ``limit``?"""
+        counter = key(self.game_id, name)
+        count = self.rt.redis.incr(counter)
+        if count == 1:
+            self.rt.redis.expire(counter, int(timedelta(hours=1).total_seconds()))
+        return count <= limit

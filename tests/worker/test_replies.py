@@ -395,3 +395,24 @@ def test_a_step_by_step_move_goes_on_with_the_next_steps_email(rt):
             assert step and step[-1]["subject"].startswith("Your move goes on")
             return
     pytest.fail("no gather step reached")
+
+
+def test_a_player_who_asks_for_confirmations_gets_one_per_move_made_by_reply(rt):
+    from worker import players
+    gid = solo(rt)
+    pid = players.seat_player(rt.redis, rt.store.get_json(gid, "seats")[0])
+    players.save_prefs(rt.redis, pid, confirm=True)
+    line, move = numbers_for(rt, gid, 0)
+    table = rt.games.load(gid)
+    label = build(table.game, table.state, 0).label_of(move)
+    assert send_reply(rt, turn_mail(rt, ANN), line).startswith("moved")
+    [confirmation] = [m for m in mails_to(rt, ANN) if m["subject"].startswith("Re:")]
+    assert f"Your move was played: {label}." in confirmation["text"]
+
+
+def test_table_talk_by_email_is_limited_per_seat_and_hour(rt):
+    gid = solo(rt)
+    mail = turn_mail(rt, ANN)
+    for n in range(replies.SAID_BY_MAIL_PER_HOUR + 3):
+        send_reply(rt, mail, f"message {n}")
+    assert len(talk.messages(rt.store, gid)) == replies.SAID_BY_MAIL_PER_HOUR
