@@ -298,7 +298,7 @@ class GameService:
         event that changes the position is appended (then it no longer makes sense).
         """
         answers: dict[int, bool] = {}
-        for event in self.store.latest(game_id, 100, end=at):
+        for event in self.store.backwards(game_id, end=at):
             if event.type == ev.UNDO_ANSWERED:
                 answers.setdefault(event.data["seat"], event.data["accept"])
             elif event.type == ev.UNDO_REQUESTED:
@@ -317,7 +317,7 @@ class GameService:
 
     def _last_move(self, game_id: str, seat: int, at: int | None) -> Event | None:
         """``seat``'s move, if it is the position's last change as of version ``at``."""
-        for event in self.store.latest(game_id, 100, end=at):
+        for event in self.store.backwards(game_id, end=at):
             if event.type in ev.PASSIVE:
                 continue
             if event.type == ev.MOVE_PLAYED and event.data["seat"] == seat:

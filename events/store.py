@@ -294,6 +294,18 @@ class EventStore:
         entries = self.log_reader.xrevrange(key(game_id, "log"), max=high, count=count)
         return [upcast(Event.from_reply(entry_id, fields)) for entry_id, fields in entries]
 
+    def backwards(self, game_id: str, end: int | None = None, page: int = 100
+                  ) -> Iterator[Event]:
+        """Events from version ``end`` (default: the end) back to the first, newest first,
+        read ``page`` at a time: a caller that stops at the first event it needs reads
+        one page, however much passive talk came after it."""
+        while True:
+            events = self.latest(game_id, page, end=end)
+            yield from events
+            if len(events) < page or events[-1].version <= 1:
+                return
+            end = events[-1].version - 1
+
     def game_ids(self, offset: int = 0, limit: int = 100, newest_first: bool = True) -> list[str]:
         """Game ids in order of creation (merged across the index's buckets)."""
         return shards.ztop(self.redis, GAMES_INDEX, offset, limit, highest_first=newest_first)

@@ -309,3 +309,18 @@ def test_a_fork_copies_the_messages_before_it(service):
     fork = service.fork(gid, said.version, "admin")
     assert [m.text for m in talk.messages(service.store, fork)] == ["hello"]
     assert service.load(fork).state == service.load(gid).state
+
+
+def test_a_take_back_survives_any_amount_of_talk_after_the_move(service):
+    """Take-backs look past passive events however many: 150 messages after a move (more
+    than one page of the log read backwards) leave it open to a take-back request."""
+    gid = service.create("test-race", PLAYERS, {"target": 500}).game_id
+    service.play(gid, 0, {"type": "ante", "amount": 1}, 1)
+    assert service.can_take_back(gid, 0) == (True, None)
+    for n in range(150):
+        talk.say(service, gid, 1, f"message {n}")
+    assert service.can_take_back(gid, 0) == (True, None)
+    request = service.request_undo(gid, 0)
+    for n in range(120):
+        talk.say(service, gid, 0, f"after the request {n}")
+    assert service.pending_undo(gid)["version"] == request.version
