@@ -153,6 +153,7 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
             "deadline": local_time(deadline, info.get("tz")),
             "fork": fork, "step": step,
             "menu": answer.menu_lines if answer else [],
+            "example": answer.example if answer else "",
             "said": table_talk.unread(rt, game_id, seat, table.names, upto=table.version),
             "foreign": table_talk.foreign_reply_note(rt, game_id, seat),
         }

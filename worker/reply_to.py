@@ -27,6 +27,11 @@ class Answerable:
     def menu_lines(self) -> list[str]:
         return self.menu.lines() if self.menu is not None else []
 
+    @property
+    def example(self) -> str:
+        """A reply naming a move of several steps, for the email's hint (e.g. "1 9 10")."""
+        return self.menu.example() if self.menu is not None else ""
+
 
 def for_seat(rt: Runtime, table: Table, seat: int) -> Answerable:
     """How ``seat`` answers an email built on ``table`` (its version is the turn's)."""
