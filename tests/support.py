@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from service.config import DEFAULTS
 
 ADMIN = "admin-token-for-tests"
@@ -68,3 +70,11 @@ def a_finished_race(rt) -> str:
                       table.version)
         table = rt.games.load(table.game_id)
     return table.game_id
+
+
+def csrf(client, url: str) -> str:
+    """The CSRF token of the form on the page at ``url`` (a Flask test client)."""
+    page = client.get(url)
+    match = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True))
+    assert match, page.get_data(as_text=True)[:500]
+    return match.group(1)

@@ -9,17 +9,10 @@ import re
 import pytest
 
 from events.store import key
-from tests.support import PLAYERS
+from tests.support import PLAYERS, csrf
 from worker import forced, jobs, players
 
 ADA = PLAYERS[0]["email"]
-
-
-def csrf(client, url: str) -> str:
-    page = client.get(url)
-    match = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True))
-    assert match, page.get_data(as_text=True)[:500]
-    return match.group(1)
 
 
 def make_game(rt, deadline_hours=None, players_=PLAYERS):

@@ -8,14 +8,7 @@ import re
 import pytest
 from itsdangerous import URLSafeTimedSerializer
 
-from tests.support import PLAYERS, admin_headers
-
-
-def csrf(client, url: str) -> str:
-    page = client.get(url)
-    match = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True))
-    assert match, page.get_data(as_text=True)[:500]
-    return match.group(1)
+from tests.support import PLAYERS, admin_headers, csrf
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ Hide button (service/talk.py, service/admin.py).  One test per rule."""
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
@@ -13,17 +12,10 @@ from events import talk
 from events.store import key
 from service.openapi import build
 from tests.service.test_admin_pages import sign_in as admin_sign_in
-from tests.support import PLAYERS, admin_headers, bearer
+from tests.support import PLAYERS, admin_headers, bearer, csrf
 from worker.links import rotate_api_token
 
 LINK = "https://evil.example.com/x"
-
-
-def csrf(client, url: str) -> str:
-    page = client.get(url)
-    match = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True))
-    assert match, page.get_data(as_text=True)[:500]
-    return match.group(1)
 
 
 @pytest.fixture
