@@ -11,7 +11,11 @@ within the last 10 minutes: else 403.
 
 The message is stored once (keyed by its Message-ID) and handed to the worker; the answer,
 ``200 {"stored": true|false}``, comes at once (SendGrid retries anything else for three
-days; ``false``: that message was stored before).  A body over about 1 MB is 413.
+days; ``false``: that message was stored before).  Bodies up to SendGrid's own limit of
+30 MB are read, since a reply may carry a photo or a signature image: attachments are
+never stored (in raw mode they are emptied from the message first), and a message still
+over 1 MB without them is answered 200 ``{"stored": false, "refused": ...}`` and logged,
+since SendGrid would otherwise retry it for three days to the same end.
 
 Decoding: Werkzeug would decode every form field as UTF-8 (with replacement characters),
 which garbles a reply sent in, say, ISO-8859-1; so the multipart body is read here as
@@ -32,6 +36,8 @@ import codecs
 import functools
 import json
 import logging
+from email import policy
+from email.parser import BytesParser
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
@@ -46,7 +52,7 @@ log = logging.getLogger(__name__)
 
 bp = Blueprint("inbound", __name__, url_prefix="/inbound")
 
-BODY_LIMIT = inbox.MAX_BYTES + 256 * 1024  # a 1-MB message and SendGrid's other fields
+BODY_LIMIT = 30 * 1024 * 1024  # SendGrid Inbound Parse's largest message
 RATE = "600 per minute"  # per client address: SendGrid's own pace, with room to spare
 MAX_PARTS = 200  # SendGrid posts about fifteen fields, plus one per attachment
 SIGNATURE = "X-Twilio-Email-Event-Webhook-Signature"
@@ -93,7 +99,8 @@ def sendgrid(secret: str | None = None):
                                envelope_to=envelope_to,
                                received_at=runtime.now().timestamp())
     except inbox.TooLarge as exc:
-        return _answer(413, "too_large", f"Refused: {exc}; nothing was stored.")
+        log.warning("inbound: not stored, %s", exc)
+        return jsonify({"stored": False, "refused": f"{exc}; nothing was stored"})
     except ValueError as exc:  # BadForm, or nothing to store
         return _answer(400, "bad_request", f"Refused: {exc}; nothing was stored.")
     if new or inbox.is_pending(runtime.redis, key):
@@ -102,6 +109,27 @@ def sendgrid(secret: str | None = None):
         except Exception:  # stored and pending: the sweep hands it over within a minute
             log.exception("inbound: could not enqueue %s", key)
     return jsonify({"stored": new})
+
+
+def without_attachments(raw: bytes) -> bytes:
+    """``raw`` with its attachments and non-text parts emptied (a move needs none), or
+    as it is when it has none or cannot be parsed."""
+    if len(raw) <= inbox.MAX_BYTES:
+        return raw
+    try:
+        message = BytesParser(policy=policy.default).parsebytes(raw)
+        emptied = False
+        for part in message.walk():
+            if part.is_multipart():
+                continue
+            if part.get_content_disposition() == "attachment" \
+                    or part.get_content_maintype() not in ("text", "message"):
+                part.set_payload(b"")
+                del part["Content-Transfer-Encoding"]
+                emptied = True
+        return message.as_bytes() if emptied else raw
+    except Exception:  # a message the parser cannot take is stored (or refused) as sent
+        return raw
 
 
 def read_form(content_type: str, body: bytes) -> tuple[bytes | None, dict[str, str]]:
@@ -115,7 +143,7 @@ def read_form(content_type: str, body: bytes) -> tuple[bytes | None, dict[str, s
         parts = _parts(boundary.encode("latin-1"), body)
     except (UnicodeEncodeError, ValueError) as exc:
         raise BadForm(f"the multipart body is malformed ({exc})") from None
-    raw = parts["email"][0] if "email" in parts else None
+    raw = without_attachments(parts["email"][0]) if "email" in parts else None
     charsets = _charsets(parts["charsets"][0] if "charsets" in parts else None)
     fields = {}
     for name, (value, declared) in parts.items():

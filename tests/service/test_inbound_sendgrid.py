@@ -206,16 +206,40 @@ def test_a_body_that_is_not_a_sendgrid_form_is_400_and_stores_nothing(inbound_ap
     assert app.extensions["ravenpost"].redis.zcard(inbox.PENDING) == 0
 
 
-def test_a_message_of_almost_a_megabyte_is_taken_and_a_bigger_one_is_413(inbound_app, queued):
+def test_a_message_over_a_megabyte_is_answered_200_unstored_and_over_30_mb_413(
+        inbound_app, queued):
+    """SendGrid retries anything but 2xx for three days: a message too big to store is
+    answered 200 (logged, not stored), so it is not posted again to the same end; only a
+    body beyond SendGrid's own 30 MB is refused unread."""
     app = inbound_app()
     client = app.test_client()
     big = b"Message-ID: <big@example.com>\r\n\r\n" + b"x" * (inbox.MAX_BYTES - 100)
-    assert post(client, body_and_type=raw_mode_form(big)).status_code == 200  # > 64 KiB
+    assert post(client, body_and_type=raw_mode_form(big)).json == {"stored": True}
     bigger = b"Message-ID: <bigger@example.com>\r\n\r\n" + b"x" * inbox.MAX_BYTES
-    assert post(client, body_and_type=raw_mode_form(bigger)).status_code == 413
-    huge = bigger + b"x" * 300_000  # beyond the route's body limit: refused unread
+    answer = post(client, body_and_type=raw_mode_form(bigger))
+    assert answer.status_code == 200 and answer.json["stored"] is False
+    assert "larger than" in answer.json["refused"]
+    huge = bigger + b"x" * (30 * 1024 * 1024)
     assert post(client, body_and_type=raw_mode_form(huge)).status_code == 413
     assert app.extensions["ravenpost"].redis.zcard(inbox.PENDING) == 1
+
+
+def test_a_raw_message_with_a_big_photo_is_stored_without_it(inbound_app, queued):
+    from email.message import EmailMessage
+    app = inbound_app()
+    message = EmailMessage()
+    message["Message-ID"] = "<photo@example.com>"
+    message["From"] = "ada@example.com"
+    message["To"] = "play+abc123@reply.ravenpost.localhost"
+    message.set_content("2 5\n\nHere is my table!")
+    message.add_attachment(bytes(range(256)) * 8192, maintype="image", subtype="jpeg",
+                           filename="table.jpg")  # 2 MB
+    answer = post(app.test_client(), body_and_type=raw_mode_form(message.as_bytes()))
+    assert answer.json == {"stored": True}
+    rt = app.extensions["ravenpost"]
+    stored = inbox.load(rt.redis, inbox.key_for(raw=b"Message-ID: <photo@example.com>\r\n"))
+    assert stored is not None and len(stored["raw"]) < 100_000
+    assert b"Here is my table!" in stored["raw"]
 
 
 def test_other_routes_keep_the_small_body_limit(inbound_app):
