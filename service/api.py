@@ -22,7 +22,7 @@ from service.auth import bearer, is_admin, player, player_table, refuse_revoked,
 from service.bodies import body
 from service.current import after_append, rt
 from service.errors import ApiError
-from worker import jobs, players
+from worker import forced, jobs, players
 from worker.links import Link, api_token, generation_guard, generation_of, rotate_api_token
 from worker.notify import vote_time
 
@@ -71,6 +71,8 @@ def position_json(table: Table, seat: int) -> dict:
         "id": table.game_id, "game": table.kind, "version": table.version, "seat": seat,
         "to_act": sorted(to_act), "view": game.view(table.state, seat),
         "legal_moves": game.legal_moves(table.state, seat) if seat in to_act else [],
+        "forced_move_pending": seat in to_act and not table.ended
+        and forced.pending(rt().redis, table, seat) is not None,
         "outcome": table.outcome() if table.ended else None,
     }
 
@@ -243,7 +245,10 @@ def post_move(game_id: str):
 
 def _moved(table: Table, seat: int):
     """A move's answer: the position as the mover sees it."""
-    return jsonify({"version": table.version, "to_act": sorted(table.to_act()),
+    to_act = table.to_act()
+    return jsonify({"version": table.version, "to_act": sorted(to_act),
+                    "forced_move_pending": seat in to_act and not table.ended
+                    and forced.pending(rt().redis, table, seat) is not None,
                     "view": table.game.view(table.state, seat),
                     "outcome": table.outcome() if table.ended else None})
 

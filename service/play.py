@@ -119,8 +119,7 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
 def _played_for_you(runtime, table, seat: int, moves: list[dict]) -> str | None:
     """The label of ``seat``'s only move if the worker is about to play it for them (a
     forced move, the player's setting on), else None."""
-    if len(moves) != 1 or not forced.is_on(runtime.redis, table.game_id, seat) \
-            or forced.forced_move(table, seat) is None:
+    if len(moves) != 1 or forced.pending(runtime.redis, table, seat) is None:
         return None
     return table.game.move_label(table.state, seat, moves[0])
 

@@ -230,9 +230,17 @@ class MoveIn(StrictSchema):
             raise ValidationError("a move needs a string 'type'", "move")
 
 
+FORCED_PENDING = (
+    "true while this seat is in to_act only for a move the service is about to play for it "
+    "(its only legal move, which draws and shows nothing, with the seat's forced moves on): "
+    "legal_moves then holds that one move, and the position moves on without the client; "
+    "a client should wait and read the game again rather than play it")
+
+
 class MovedOut(Schema):
     version = fields.Integer()
     to_act = fields.List(fields.Integer())  # after a move: the new position, for the mover
+    forced_move_pending = fields.Boolean(metadata={"description": FORCED_PENDING})
     view = fields.Dict()
     outcome = fields.Dict(allow_none=True)
 
@@ -245,6 +253,7 @@ class GameOut(Schema):
     to_act = fields.List(fields.Integer())
     view = fields.Dict()
     legal_moves = fields.List(fields.Dict())
+    forced_move_pending = fields.Boolean(metadata={"description": FORCED_PENDING})
     outcome = fields.Dict(allow_none=True)
     clocks = fields.Dict(keys=fields.String(), values=fields.Float(allow_none=True), metadata={
         "description": "seat -> seconds left on its clock (empty: no time control): the "

@@ -238,3 +238,32 @@ def test_a_move_with_a_choice_in_it_is_never_safe(kind):
     for move in game.legal_moves(state, seat):
         if set(move) != {"type"}:
             assert not game.forced_move_safe(state, seat, move)
+
+
+def test_the_api_names_a_seat_waiting_only_for_its_forced_move(app, rt):
+    """Between the move that leaves Bo one safe move and the worker playing it, the API
+    says so (``forced_move_pending``) instead of leaving a client to guess."""
+    from worker.links import api_token
+    game_id = corridor(rt, ["choice", "forced", "choice"])
+    rt.games.play(game_id, 0, {"type": "left"}, 1)  # not projected yet: the worker waits
+    client = app.test_client()
+    bo = {"Authorization": "Bearer " + api_token(rt.redis, rt.links, game_id, 1)}
+    ada = {"Authorization": "Bearer " + api_token(rt.redis, rt.links, game_id, 0)}
+    waiting = client.get(f"/api/v1/games/{game_id}", headers=bo).get_json()
+    assert waiting["to_act"] == [1] and waiting["forced_move_pending"] is True
+    assert waiting["legal_moves"] == [{"type": "pass"}]
+    assert client.get(f"/api/v1/games/{game_id}", headers=ada).get_json()[
+        "forced_move_pending"] is False
+    jobs.project(game_id)  # the worker plays it: Ada has a choice again
+    after = client.get(f"/api/v1/games/{game_id}", headers=ada).get_json()
+    assert after["to_act"] == [0] and after["forced_move_pending"] is False
+
+
+def test_with_forced_moves_off_nothing_is_pending(app, rt):
+    from worker.links import api_token
+    game_id = corridor(rt, ["choice", "forced", "choice"])
+    forced.set_on(rt.redis, game_id, 1, False)
+    rt.games.play(game_id, 0, {"type": "left"}, 1)
+    bo = {"Authorization": "Bearer " + api_token(rt.redis, rt.links, game_id, 1)}
+    answer = app.test_client().get(f"/api/v1/games/{game_id}", headers=bo).get_json()
+    assert answer["to_act"] == [1] and answer["forced_move_pending"] is False

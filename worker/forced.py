@@ -98,6 +98,16 @@ def forced_move(table: Table, seat: int) -> Move | None:
     return move
 
 
+def pending(client, table: Table, seat: int) -> Move | None:
+    """The move the worker is about to play for ``seat`` (its only one, safe to play, and
+    forced moves on for the seat), else None: the page and the API say so rather than
+    offer a form that would be out of date before it could be sent."""
+    move = forced_move(table, seat)
+    if move is None or not is_on(client, table.game_id, seat):
+        return None
+    return move
+
+
 def play_forced(rt: Runtime, game_id: str, budget: int = MAX_PER_RUN) -> int:
     """Play the forced moves due in ``game_id`` now, at most ``budget``; how many."""
     kind = _KINDS.get(game_id)

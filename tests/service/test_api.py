@@ -74,7 +74,7 @@ def test_get_game_shows_the_callers_view(client, new_game):
     assert reply.status_code == 200
     body = reply.json
     assert set(body) == {"id", "game", "version", "seat", "to_act", "view", "legal_moves",
-                         "outcome", "clocks", "away"}
+                         "forced_move_pending", "outcome", "clocks", "away"}
     assert body["seat"] == 0 and body["to_act"] == [0, 1] and body["outcome"] is None
     assert {"type": "ante", "amount": 2} in body["legal_moves"]
 
