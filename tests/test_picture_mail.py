@@ -207,3 +207,27 @@ def test_the_take_back_email_says_which_move_it_takes_back(rt):
     # redacted for the reader: Bo may not see Ada's secret ante
     assert "move 2: Ada antes." in mail["text"].replace("\n", " ")
     assert "Ada antes 2" not in mail["text"] and "Ada antes 2" not in mail["html"]
+
+
+EMOJI_FONT = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
+
+
+def test_a_name_with_an_emoji_is_drawn_in_colour_not_as_empty_boxes():
+    """Names may hold emoji: the email picture draws them with the emoji font (CI
+    installs it; elsewhere the test is skipped without it)."""
+    import os
+    from pathlib import Path
+
+    from PIL import Image
+    if not Path(EMOJI_FONT).exists():
+        if os.environ.get("CI"):
+            pytest.fail("fonts-noto-color-emoji is not installed")
+        pytest.skip("no emoji font on this machine")
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60">'
+           '<rect width="200" height="60" fill="white"/><text x="5" y="40" '
+           'font-family="DejaVu Sans" font-size="30">Ann \U0001F409</text></svg>')
+    png, _, _ = svg_to_png(svg, width=200)
+    with Image.open(io.BytesIO(png)) as image:
+        pixels = image.convert("RGB").crop((75, 10, 125, 50)).getdata()
+        coloured = [p for p in pixels if max(p) - min(p) > 30]
+    assert len(coloured) > 100, "the dragon is not drawn in colour"

@@ -22,7 +22,9 @@ picture.
 
 Fonts: resvg draws text with the fonts it finds.  ``RAVENPOST_FONT_DIR`` (a directory
 scanned recursively) wins if set; else the system's fonts are used (on Debian
-``fonts-dejavu-core`` provides DejaVu Sans, the first family the pictures ask for).  A
+``fonts-dejavu-core`` provides DejaVu Sans, the first family the pictures ask for, and
+``fonts-noto-color-emoji`` and ``fonts-noto-core`` what names may hold beyond it: emoji
+and other scripts).  A
 machine with no font at all renders the shapes without any text, so that is warned
 about once.
 
@@ -95,8 +97,12 @@ def _font_options() -> dict[str, Any]:
              if p.suffix.lower() in (".ttf", ".otf", ".ttc")]
     dejavu = sorted(str(p) for p in fonts if p.name.startswith("DejaVuSans")
                     and "Mono" not in p.name)
+    # what names may hold beyond DejaVu's scripts: emoji, and the scripts of Noto Sans
+    # (Debian's fonts-noto-color-emoji and fonts-noto-core); resvg falls back to them
+    fallbacks = sorted(str(p) for p in fonts if p.name == "NotoColorEmoji.ttf"
+                       or (p.name.startswith("NotoSans") and p.name.endswith("-Regular.ttf")))
     if dejavu:
-        return {"skip_system_fonts": True, "font_files": dejavu}
+        return {"skip_system_fonts": True, "font_files": dejavu + fallbacks}
     if not fonts:
         log.warning("no fonts under %s: email pictures will have no text (install "
                     "fonts-dejavu-core or set %s)", ", ".join(SYSTEM_FONT_DIRS), FONT_DIR_ENV)
