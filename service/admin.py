@@ -193,7 +193,9 @@ def admin_rewind(game_id: str):
 
 @api_bp.get("/games/<game_id>/refold")
 def admin_refold(game_id: str):
-    """What another rules version would make of the game's moves (changes nothing)."""
+    """What another rules version would make of the game's moves (changes nothing): the
+    fields of :class:`events.refold.RefoldReport`, with ``lines``, the text the CLI prints
+    and the replay page shows."""
     rules = request.args.get("rules", "")
     try:
         report = refold(rt().store, game_id, rules)

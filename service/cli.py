@@ -506,8 +506,9 @@ def admin_fork(game_id: str, at: int) -> None:
 @click.option("--rules", required=True, help="The rules version to replay the moves under.")
 @_friendly
 def admin_refold(game_id: str, rules: str) -> None:
-    """Replay a game's moves under another rules version: the moves that became illegal
-    and how the state differs (changes nothing; `admin migrate` does)."""
+    """Replay a game's moves under another rules version: where the versions first part
+    (a short diff), how many later moves differ, and where only one version draws (the
+    refold stops there). Changes nothing; `admin migrate` does."""
     from events.refold import refold
     rt = _admin_runtime()
     try:
