@@ -22,6 +22,31 @@ IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False,
                           "pattern": "^[!-~]+$"}}
 
 
+
+_DIVERGENCE = {"type": "object", "nullable": True, "description": "a move: version, seat, "
+               "the move, its history line and why it parts (refused, other state, draws)"}
+REFOLD_REPORT = {"type": "object", "properties": {
+    "id": {"type": "string"}, "played_under": {"type": "string"},
+    "rules": {"type": "string"},
+    "kept": {"type": "array", "items": {"type": "object"}, "description":
+             "rules kept as played before the last migration: [{rules, to}]"},
+    "setup_problem": {"type": "string"},
+    "options_added": {"type": "object", "description": "options the new rules add, at "
+                      "their defaults: not differences"},
+    "options_left_out": {"type": "object"},
+    "moves": {"type": "integer"}, "total": {"type": "integer"},
+    "first": _DIVERGENCE,
+    "differences": {"type": "array", "items": {"type": "string"},
+                    "description": "played -> refolded, at the first divergence"},
+    "more_differences": {"type": "integer"},
+    "later": {"type": "integer", "description": "later moves that differ"},
+    "later_illegal": {"type": "integer"},
+    "illegal": {"type": "array", "items": {"type": "object"}},
+    "draws": _DIVERGENCE,
+    "final_differences": {"type": "integer"}, "result": {"type": "string"},
+    "lines": {"type": "array", "items": {"type": "string"},
+              "description": "the report as the CLI and the replay page show it"}}}
+
 def _json(schema: str | dict) -> dict:
     return {"content": {"application/json": {"schema": schema}}}
 
@@ -194,11 +219,13 @@ def build() -> dict:
                                 422)}})
     spec.path("/api/v1/admin/games/{game_id}/refold", operations={"get": {
         "summary": "Admin: replay the game's moves under another rules version (changes "
-                   "nothing): the moves that became illegal and how the state differs",
+                   "nothing): where the versions first part, with the states' differences "
+                   "there, how many later moves differ, and where the new rules would "
+                   "draw what the recorded draws cannot supply",
         "parameters": [GAME, {"name": "rules", "in": "query", "required": True,
                               "schema": {"type": "string"}}],
         "security": sec,
-        "responses": {"200": {"description": "Report", **_json({"type": "object"})},
+        "responses": {"200": {"description": "Report", **_json(REFOLD_REPORT)},
                       **_errors(400, 401, 403, 404)}}})
     spec.path("/api/v1/admin/games/{game_id}/migrate", operations={"post": {
         "summary": "Admin: the game plays another rules version from now on (appends "
