@@ -169,25 +169,72 @@ def unchanged(events: Iterable[Event]) -> bool:
 
 # -- the result of an early end ----------------------------------------------------------
 
-def provisional_scores(game: Game, state: State) -> list[int] | None:
-    """The rules' public scores now, one per seat, if the game offers a pure
-    ``provisional_scores(state)`` (as a method, or a function of the module its class is
-    defined in); None if it does not (its players then rank equal)."""
+class PublicScores(list[int]):
+    """Public scores: one per seat, then one per other scorer (a solo game's automaton),
+    whose names are ``others``."""
+
+    others: list[str]
+
+    def __init__(self, scores: Iterable[int], others: Iterable[str] = ()) -> None:
+        super().__init__(scores)
+        self.others = list(others)
+
+
+def _whole(values: Any) -> list[int] | None:
+    """``values`` as whole numbers, or None unless it is a list of them."""
+    if isinstance(values, dict):
+        values = values.get("totals")
+    if not isinstance(values, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return None
+    return list(values)
+
+
+def _scorer_names(view: dict[str, Any], count: int) -> list[str]:
+    """The names of the first ``count`` scorers of a view: its ``names``, else the names
+    in its ``players``."""
+    names = view.get("names")
+    if not isinstance(names, list) or len(names) < count:
+        players = view.get("players")
+        names = [p.get("name") for p in players] if isinstance(players, list) and all(
+            isinstance(p, dict) for p in players) else []
+    return [str(n) if n else f"Opponent {i + 1}" for i, n in
+            enumerate((names + [None] * count)[:count])]
+
+
+def provisional_scores(game: Game, state: State) -> PublicScores | None:
+    """The public scores now, one per seat, then one per scorer that is not a seat (a solo
+    game's automaton, named in ``others``); None if there are none (the players then rank
+    equal).  The seats' come from the rules' pure ``provisional_scores(state)`` (a method,
+    or a function of the module its class is defined in), else from the ``scores`` a
+    spectator's view shows (as King's Guild shows public prestige); the others' from that
+    view's scores past the seats'."""
     scorer = getattr(game, "provisional_scores", None)
     if scorer is None:
         module = importlib.import_module(type(game).__module__)
         scorer = getattr(module, "provisional_scores", None)
-    if scorer is None:
-        return None
-    scores = scorer(state)
-    return [int(s) for s in scores] if scores is not None else None
+    scores = scorer(state) if scorer is not None else None
+    view = game.view(state, None)
+    shown = _whole(view.get("scores"))
+    if scores is None:
+        return PublicScores(shown) if shown else None
+    seats = [int(s) for s in scores]
+    extra = shown[len(seats):] if shown is not None else []
+    return PublicScores(seats + extra, _scorer_names(view, len(seats) + len(extra))[len(seats):])
 
 
 def result(names: list[str], scores: list[int] | None, last: list[int]) -> dict[str, Any]:
-    """``scores``, ``ranking`` (seats, best first), ``places`` (per seat, ties share a
-    place) and ``winners`` for an early end: the seats in ``last`` (who resigned) rank
-    after everyone else, the others by ``scores`` (higher first), equal without them."""
-    n = len(names)
+    """``scores``, ``ranking`` (best first), ``places`` (ties share a place) and
+    ``winners`` for an early end: the seats in ``last`` (who resigned) rank after everyone
+    else, the others by ``scores`` (higher first), equal without them.  Scorers that are
+    not seats (``scores.others``, an automaton) are ranked too, after the seats' indexes,
+    and the result then names every scorer (``names``)."""
+    others_names = list(getattr(scores, "others", []))[:max(0, len(scores or []) - len(names))]
+    everyone = [*names, *others_names]
+    n = len(everyone)
+    scores = list(scores)[:n] if scores else None
+    if scores is not None and len(scores) < n:
+        scores = None
     others = [s for s in range(n) if s not in last]
 
     def key(s: int) -> tuple[int, int]:
@@ -195,8 +242,11 @@ def result(names: list[str], scores: list[int] | None, last: list[int]) -> dict[
 
     ranking = sorted(range(n), key=lambda s: (*key(s), s))
     places = [1 + sum(1 for o in range(n) if key(o) < key(s)) for s in range(n)]
-    return {"scores": list(scores) if scores else {}, "ranking": ranking, "places": places,
-            "winners": [s for s in others if places[s] == 1]}
+    out = {"scores": scores or {}, "ranking": ranking, "places": places,
+           "winners": [s for s in others if places[s] == 1]}
+    if others_names:
+        out["names"] = everyone
+    return out
 
 
 def _names(names: list[str], seats: list[int]) -> str:
@@ -218,7 +268,7 @@ def resign_detail(names: list[str], seat: int, scores: list[int] | None) -> dict
     """The ``detail`` of the GameEnded for ``seat`` resigning."""
     out = result(names, scores, [seat])
     if out["winners"]:
-        out["winner"] = _first(names, out["winners"], scores)
+        out["winner"] = _first(out.get("names", names), out["winners"], scores)
     return out
 
 
@@ -231,7 +281,7 @@ def vote_detail(names: list[str], kind: str, yes: list[int], vote_version: int |
         out["winner"] = "No winner."
     else:
         out = result(names, scores, [])
-        out["winner"] = _first(names, out["winners"], scores)
+        out["winner"] = _first(out.get("names", names), out["winners"], scores)
     out["vote"] = {"kind": kind, "called": vote_version, "yes": yes, "at": stamp(at)}
     return out
 

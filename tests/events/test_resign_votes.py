@@ -237,7 +237,7 @@ def test_fold_from_event_one_gives_the_same_result(service):
 
 # -- the games' public scores ------------------------------------------------------------
 @pytest.mark.parametrize(("kind", "public"), [
-    ("architects", True), ("feudum-guilds", True), ("kings-guild", False)])
+    ("architects", True), ("feudum-guilds", True), ("kings-guild", True)])
 def test_each_game_says_whether_it_has_public_scores_to_end_early_by(service, kind, public):
     table = service.create(kind, THREE, {})
     scores = provisional_scores(table.game, table.state)
@@ -256,6 +256,31 @@ def test_resigning_in_architects_ranks_the_others_by_their_score_now(service):
     assert outcome["scores"] == scores and outcome["ranking"][-1] == 2
     first, second = outcome["ranking"][:2]
     assert scores[first] >= scores[second]
+
+
+def test_kings_guild_ends_early_on_its_public_prestige_with_the_scores_in_the_result(
+        service):
+    gid = service.create("kings-guild", THREE, {}).game_id
+    table = service.load(gid)
+    prestige = table.game.view(table.state, None)["scores"]
+    service.vote(gid, 0, "end", True, now=T0)
+    service.vote(gid, 1, "end", True, now=later(1))
+    outcome = service.load(gid).outcome()
+    assert outcome["scores"] == prestige and len(outcome["ranking"]) == 3
+    assert "no public scores" not in outcome["winner"]
+    assert outcome["winner"].endswith("on the current scores.")
+
+
+def test_architects_ended_early_ranks_the_byzantine_opponent_with_its_score(service):
+    gid = service.create("architects", PLAYERS, {"bot_opponent": True}).game_id
+    play_randomly(service, gid, 30)
+    table = service.load(gid)
+    totals = table.game.view(table.state, None)["scores"]["totals"]
+    service.resign(gid, 0)
+    outcome = service.load(gid).outcome()
+    assert outcome["names"] == ["Ada", "Bo", "Constantine"]
+    assert outcome["scores"] == totals and sorted(outcome["ranking"]) == [0, 1, 2]
+    assert outcome["ranking"][-1] == 0 and len(outcome["places"]) == 3
 
 
 # -- races and links ---------------------------------------------------------------------

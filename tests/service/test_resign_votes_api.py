@@ -239,3 +239,41 @@ def test_a_page_vote_with_a_bad_answer_is_refused(client, rt, new_game, clock):
     reply = client.post(page + "/votes", data={"csrf_token": csrf(client, page),
                                                "kind": "abandon", "accept": "maybe"})
     assert reply.status_code == 422 and rt.store.version(gid) == 1
+
+
+# -- the results an early end shows (review, issue 29) -----------------------------------
+def results_rows(page: str) -> list[list[str]]:
+    table = re.search(r'<table id="results">(.*?)</table>', page, re.S).group(1)
+    return [re.findall(r"<t[dh]>(.*?)</t[dh]>", row) for row in re.findall(
+        r"<tr>(.*?)</tr>", table, re.S)]
+
+
+def test_kings_guild_ended_early_shows_prestige_as_scores_and_no_turn(client, rt, clock):
+    gid = rt.games.create("kings-guild", THREE, {}).game_id
+    rt.games.vote(gid, 0, "end", True, now=T0)
+    rt.games.vote(gid, 1, "end", True, now=T0)
+    page = client.get(personal(rt, gid, 0)).get_data(as_text=True)
+    assert "Game over" in page and "no public scores" not in page
+    status = re.search(r'<p class="status">(.*?)</p>', page, re.S).group(1)
+    assert status.split()[:2] == ["Game", "over."] and "turn" not in status
+    assert "Waiting for" not in re.sub(r'<figure class="card picture".*?</figure>', "", page,
+                                       flags=re.S)
+    rows = results_rows(page)
+    assert rows[0] == ["Place", "Player", "Score"]
+    assert sorted(r[1] for r in rows[1:]) == ["Ada", "Bo", "Cy"]
+    assert all(r[2].isdigit() for r in rows[1:])
+
+
+def test_architects_ended_early_lists_the_byzantine_opponent_with_scores(client, rt, clock):
+    gid = rt.games.create("architects", PLAYERS, {"bot_opponent": True}).game_id
+    rt.games.resign(gid, 0)
+    rows = results_rows(client.get(personal(rt, gid, 1)).get_data(as_text=True))
+    assert rows[1:] == [["1", "Bo", "0"], ["1", "Constantine", "0"], ["3", "Ada", "0"]]
+
+
+def test_a_game_without_public_scores_shows_no_empty_score_column(client, rt, new_game,
+                                                                   clock):
+    gid, tokens = new_game(THREE)
+    resign(client, gid, tokens[0])
+    rows = results_rows(client.get(personal(rt, gid, 1)).get_data(as_text=True))
+    assert rows[0] == ["Place", "Player"] and rows[-1] == ["3", "Ada"]
