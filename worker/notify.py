@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 import jinja2
 from markupsafe import Markup
 
+from events import envelope as ev
 from events import votes
 from events.history import forked_from
 from events.picture import local_time
@@ -236,6 +237,35 @@ def timed_out_marker(game_id: str, version: int, late: int, seat: int) -> str:
     return key(game_id, f"mailed:timeout:{version}:{late}:{seat}")
 
 
+STAND_IN_MOVES = 5  # moves of the stand-in one time-out email names at most
+
+
+def _stand_in(rt: Runtime, game_id: str, turn: int, late: int, seat: int
+              ) -> tuple[str, str | None]:
+    """What the time-out of ``late``'s turn begun at ``turn`` did: its policy as recorded
+    ("wait", "skip", "auto", "bot", "forfeit"; "wait" for a skip with no pass) and the
+    moves the stand-in played for ``late`` after it, as ``seat`` may read them (their
+    labels for ``late`` itself, the redacted log lines for the others; None if none yet)."""
+    policy, played = None, []
+    for event in rt.store.iter(game_id, turn):
+        d = event.data
+        if policy is None:
+            if event.type == ev.TIMED_OUT and d.get("seat") == late and d.get("turn") == turn:
+                policy = d.get("policy") or "wait"
+        elif event.type == ev.MOVE_PLAYED and d.get("seat") == late:
+            if d.get("auto") not in ("timeout", "bot") or len(played) == STAND_IN_MOVES:
+                break  # the player moved themselves
+            before = rt.games.load(game_id, at=event.version - 1)
+            game = before.game
+            played.append(game.move_label(before.state, late, d["move"]) if seat == late
+                          else game.describe({"version": event.version, "actor": late,
+                                              "data": {"move": d["move"]},
+                                              "names": before.names}, seat))
+        elif event.type in (ev.TIMED_OUT, ev.GAME_ENDED):
+            break
+    return policy or "wait", "; ".join(played) or None
+
+
 def send_timed_out(rt: Runtime, game_id: str, version: int, late: int, seat: int) -> bool:
     """Tell ``seat`` that ``late`` missed the deadline of the turn begun at ``version``."""
     marker = timed_out_marker(game_id, version, late, seat)
@@ -245,8 +275,11 @@ def send_timed_out(rt: Runtime, game_id: str, version: int, late: int, seat: int
         if info is None:
             return None
         table = rt.games.load(game_id)
+        policy, played = _stand_in(rt, game_id, version, late, seat)
         ctx = _common(rt, game_id, seat, info) | {
-            "game": table.game, "late": table.names[late], "is_late": late == seat}
+            "game": table.game, "late": table.names[late], "is_late": late == seat,
+            "policy": policy if policy in ("skip", "auto", "bot", "forfeit") else "wait",
+            "played": played}
         subject = (f"Your deadline passed in {table.game.name}" if late == seat else
                    f"{table.names[late]} missed the deadline in {table.game.name}")
         return render(rt, "timeout", subject, info["email"],

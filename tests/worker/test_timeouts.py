@@ -450,3 +450,38 @@ def test_time_out_emails_that_failed_are_sent_by_the_sweep(rt, create, clock, mo
     assert [m["subject"] for m in rt.mail.list() if "deadline" in m["subject"]] == [
         "Your deadline passed in Counting Race (test game)"]
     assert pending_notices(rt) == []
+
+
+# -- what the time-out emails say (review, issue 29) -------------------------------------
+def timeout_mails(rt) -> dict[str, str]:
+    """The text of each time-out email by address."""
+    return {m["to"]: rt.mail.get(m["id"])["text"] for m in rt.mail.list(limit=500)
+            if "deadline" in m["subject"]}
+
+
+def test_time_out_emails_say_the_stand_in_played_and_what(rt, create, clock):
+    game_id, _ = create(kind="test-clock", time_control=PER_MOVE, on_timeout="skip",
+                        reminders=QUIET)
+    ante(rt, game_id, 0)
+    ante(rt, game_id, 1)
+    clock.at(2)
+    assert timeouts.check_game(rt, game_id) == ["TimedOut", "MovePlayed"]
+    jobs.project(game_id)
+    texts = timeout_mails(rt)
+    ada, bo = texts["ada@example.com"], texts["bo@example.com"]
+    assert "passed, so the stand-in played for you: " in ada
+    assert "so the stand-in played for Ada: " in bo
+    for text in (ada, bo):
+        assert "waiting for you" not in text and "waits for them" not in text
+
+
+def test_time_out_emails_under_the_wait_policy_still_say_the_game_waits(rt, create, clock):
+    game_id, _ = create(time_control=PER_MOVE, reminders=QUIET)
+    ante(rt, game_id, 1)
+    clock.at(2)
+    assert timeouts.check_game(rt, game_id) == ["TimedOut"]
+    jobs.project(game_id)
+    texts = timeout_mails(rt)
+    assert "The game is waiting for you" in texts["ada@example.com"]
+    assert "The game waits for them" in texts["bo@example.com"]
+    assert "stand-in" not in texts["ada@example.com"] + texts["bo@example.com"]
