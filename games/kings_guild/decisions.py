@@ -176,20 +176,31 @@ def _m_map_colors(state: State, e: Entry) -> list[Move]:
 
 
 def _m_bard(state: State, e: Entry) -> list[Move]:
-    return bard_moves(state, e["seat"]) + [DONE]
+    return bard_moves(state, e["seat"], e.get("seen")) + [DONE]
 
 
-def bard_moves(state: State, seat: int) -> list[Move]:
-    """The Bard: move one of your specialists to another free space."""
+def arrangement(state: State, seat: int) -> list[str]:
+    """Where ``seat``'s specialists sit, in the order they were hired."""
+    return [s["space"] for s in guild.player(state, seat)["specialists"]]
+
+
+def bard_moves(state: State, seat: int, seen: list[list[str]] | None = None) -> list[Move]:
+    """The Bard: move one of your specialists to another free space (rules 4, ``seen``: not
+    back to an arrangement already held this turn)."""
     p = guild.player(state, seat)
     free = guild.free_spaces(state, seat)
-    seen = set()
+    done = set()
     out = []
-    for s in p["specialists"]:
+    for k, s in enumerate(p["specialists"]):
         for space in free:
             key = (s["id"], space)
-            if space != s["space"] and key not in seen:
-                seen.add(key)
+            if space != s["space"] and key not in done:
+                done.add(key)
+                if seen is not None:
+                    after = arrangement(state, seat)
+                    after[k] = space
+                    if after in seen:
+                        continue
                 out.append({"type": "move_specialist", "specialist": s["id"], "space": space})
     return out
 
@@ -394,7 +405,9 @@ def _r_bard(state: State, e: Entry, m: Move, rng: GameRandom) -> None:
     for s in guild.player(state, e["seat"])["specialists"]:
         if s["id"] == m["specialist"]:
             s["space"] = m["space"]
-    if not bard_moves(state, e["seat"]):
+    if "seen" in e:
+        e["seen"].append(arrangement(state, e["seat"]))
+    if not bard_moves(state, e["seat"], e.get("seen")):
         pop(state)
 
 

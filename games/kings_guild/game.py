@@ -24,6 +24,10 @@ Readings of the rulebook where it is silent (the rulebook wins over every other 
   retired - under rules 3 only when the table is stuck (:func:`games.kings_guild.stall.stuck`:
   no seat can get the resources of any open item), so that a game in which nobody can finish
   a quest still reaches the Offering to the Council.
+* Rules 4: a whole round whose every turn starts with nothing but ending the turn or the
+  Bard (:func:`games.kings_guild.stall.frozen_seat`) fires the stall breaker at once; the
+  Bard once per turn, never back to an arrangement held this turn; the Oracle shows the deck
+  on its owner's turn only (the rulebook), and the owner remembers what it showed.
 * Solo (rules 3): the right-most specialist leaves when the Expand action ends - after its
   second purchase, or at the first other move after one purchase - so a Contract later in
   the turn cannot hire it.
@@ -81,8 +85,12 @@ class KingsGuild(Game):
     # purchase, or the first other move after it), not at the end of the turn; the stall
     # breaker fires only when the table is stuck (games.kings_guild.stall). State of rules 3
     # carries ``"rules": 3``; a rules-2 state is unchanged (its golden logs fold as before).
-    rules_version = "3"
-    rules_versions = ("2", "3")  # every version this code still plays, oldest first
+    # 4: a frozen round (no seat has any move but ending its turn or the Bard for a whole
+    # round) fires the stall breaker (games.kings_guild.stall.frozen_seat); the Bard once per
+    # turn, never back to an arrangement already held this turn; the Oracle's owner
+    # remembers the quest cards it showed them (take-backs). State carries ``"rules": 4``.
+    rules_version = "4"
+    rules_versions = ("2", "3", "4")  # every version this code still plays, oldest first
     # Played for a seat when it is the only move: ending the turn when nothing else is
     # left to do, and a ``skip`` or ``done`` closing an optional step.
     forced_move_types = frozenset({"end_turn", "skip", "done"})

@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from games.kings_guild import cards, guild, quests, specialists
+from games.kings_guild import cards, guild, quests, rooms, specialists
 
 State = dict[str, Any]
 
@@ -87,13 +87,25 @@ def _affords(state: State, seat: int, name: str, coins: float) -> bool:
     one there while the seat can pay for an Overseer in the row (who takes it for free)."""
     for i, entry in enumerate(state["specialist_row"]):
         if entry and cards.specialist_name(entry["id"]) == name:
-            if specialists.price(state, seat, i) <= coins:
+            if specialists.price(state, seat, i) <= coins and _has_place(
+                state, seat, coins - specialists.price(state, seat, i)
+            ):
                 return True
             if name != "Overseer" and specialists.oldest(state) == entry["id"] and (
                 _affords(state, seat, "Overseer", coins)
             ):
                 return True
     return False
+
+
+def _has_place(state: State, seat: int, coins: float) -> bool:
+    """Rules 4: ``seat`` has a free specialist place, or may build a chamber for ``coins``
+    (a specialist never leaves a guild, so otherwise it can hire nobody). Rules 3: True."""
+    if state.get("rules", 2) < 4 or guild.free_places(state, seat) > 0:
+        return True
+    return any(cards.rooms()[r].get("chamber_spaces") and rooms.in_supply(state, r)
+               and not guild.has_room(state, seat, r) and rooms.cost(r) <= coins
+               for r in cards.rooms())
 
 
 def _unseen_hope(state: State, seat: int, coins: float) -> bool:
@@ -113,8 +125,8 @@ def can_gather(state: State, seat: int, resource: str, coins: float) -> bool:
     """Whether ``seat`` may gather ``resource`` now or after paying for what unlocks it."""
     if resource in guild.gatherable(state, seat):
         return True
-    if guild.has_specialist(state, seat, "Alchemist"):
-        return True
+    if guild.has_specialist(state, seat, "Alchemist") and state.get("rules", 2) < 4:
+        return True  # rules 4: the Alchemist trades once, when hired
     if _affords(state, seat, "Sorceress", coins) or _affords(state, seat, "Alchemist", coins):
         return True
     if state["n"] == 2 and guild.has_room(state, seat, OTHER_ROOM[resource]):
@@ -130,12 +142,14 @@ def reach(state: State, seat: int, hands: bool = True) -> dict[str, float]:
     totals = state["resource_totals"]
     if _unseen_hope(state, seat, coins):
         return {r: totals[r] for r in cards.RESOURCES}
-    smuggler = guild.has_specialist(state, seat, "Smuggler") or (
-        _affords(state, seat, "Smuggler", coins))
+    smuggler = (guild.has_specialist(state, seat, "Smuggler") and state.get("rules", 2) < 4) or (
+        _affords(state, seat, "Smuggler", coins))  # rules 4: the Smuggler steals when hired
+    held = _releasable(state, hands) if state.get("rules", 2) >= 4 else None
     out: dict[str, float] = {}
     for r in cards.RESOURCES:
         if can_gather(state, seat, r, coins):
-            out[r] = totals[r]
+            out[r] = totals[r] if held is None else state["supply"][r] + sum(
+                o["resources"][r] for i, o in enumerate(state["guilds"]) if i == seat or held[i])
             continue
         out[r] = p["resources"][r]
         if smuggler:
@@ -143,6 +157,40 @@ def reach(state: State, seat: int, hands: bool = True) -> dict[str, float]:
         if hands:
             for card in p["hand"]:
                 out[r] += HAND_GAINS.get(cards.treasure_name(card), {}).get(r, 0)
+    return out
+
+
+def _releasable(state: State, hands: bool) -> list[bool] | None:
+    """Rules 4: which seats may ever put what they store back into the supply (None: all
+    of them - some hand holds a treasure, and a Spoiling Potion or a gain may do it).
+
+    A seat's storage changes only when it gains (then it may have to discard) or crafts,
+    or through a hire (Alchemist, Smuggler, Dealer), a bonus space or a treasure. So a seat
+    counts when it may pay for a room or a specialist, or may gather a resource that is in
+    the supply or that another counted seat stores. Crafting is left out: a seat that may
+    craft makes the table not stuck anyway."""
+    if hands and any(p["hand"] for p in state["guilds"]):
+        return None
+    n = state["n"]
+    out = [False] * n
+    loose = {r for r in cards.RESOURCES if state["supply"][r] > 0}
+    for seat in range(n):
+        coins = wealth(state, seat, hands)
+        rooms_for_sale = [rooms.cost(r) for r in cards.rooms()
+                          if rooms.in_supply(state, r) and not guild.has_room(state, seat, r)]
+        row = [specialists.price(state, seat, i) for i, e in enumerate(state["specialist_row"])
+               if e]
+        out[seat] = coins == math.inf or min(rooms_for_sale + row, default=math.inf) <= coins
+    changed = True
+    while changed:
+        changed = False
+        for seat in range(n):
+            if out[seat]:
+                loose |= {r for r, k in guild.player(state, seat)["resources"].items() if k}
+        for seat in range(n):
+            if not out[seat] and any(can_gather(state, seat, r, wealth(state, seat, hands))
+                                     for r in loose):
+                out[seat] = changed = True
     return out
 
 
@@ -167,11 +215,29 @@ def craft_choices(state: State, seat: int, hands: bool = True) -> list[list[dict
     return out
 
 
-def least_cost(choice: list[dict[str, Any]]) -> dict[str, int]:
-    """The resources a choice of items costs together, every cost reducer applied."""
+def reducers(state: State, seat: int, hands: bool = True) -> set[str]:
+    """Rules 4: the cost reducers ``seat`` has or may still hire - not another seat's (a
+    specialist never changes guilds) nor one out of the game - if it can pay for any
+    specialist in the row at all (hiring is how a card further down the deck comes up)."""
+    owned = {cards.specialist_name(x["id"]) for i, p in enumerate(state["guilds"])
+             if i != seat for x in p["specialists"]}
+    gone = {cards.specialist_name(i) for i in state["specialists_removed"]}
+    mine = {name for name in quests.COST_REDUCERS if guild.has_specialist(state, seat, name)}
+    coins = wealth(state, seat, hands)
+    prices = [specialists.price(state, seat, i) for i, e in enumerate(state["specialist_row"])
+              if e]
+    if not prices or min(prices) > coins:
+        return mine
+    return mine | (set(quests.COST_REDUCERS) - owned - gone)
+
+
+def least_cost(choice: list[dict[str, Any]], names: set[str] | None = None) -> dict[str, int]:
+    """The resources a choice of items costs together, every cost reducer applied (``names``:
+    only those)."""
     need: dict[str, int] = {}
     for item in choice:
-        less = {res for kind, res in quests.COST_REDUCERS.values() if kind == item["type"]}
+        less = {res for name, (kind, res) in quests.COST_REDUCERS.items()
+                if kind == item["type"] and (names is None or name in names)}
         for r, n in item["cost"].items():
             need[r] = need.get(r, 0) + max(0, n - (1 if r in less else 0))
     return need
@@ -180,7 +246,8 @@ def least_cost(choice: list[dict[str, Any]]) -> dict[str, int]:
 def may_craft(state: State, seat: int, hands: bool = True) -> bool:
     """Whether ``seat`` may reach the cost of anything it may craft."""
     have = reach(state, seat, hands)
-    return any(all(have[r] >= n for r, n in least_cost(choice).items())
+    names = reducers(state, seat, hands) if state.get("rules", 2) >= 4 else None
+    return any(all(have[r] >= n for r, n in least_cost(choice, names).items())
                for choice in craft_choices(state, seat, hands))
 
 
@@ -209,3 +276,76 @@ def check_used_hands(before: State, after: State) -> bool:
     if after["stale_turns"] == 0:  # it fired: the board changed since the check
         return any(p["hand"] for p in after["guilds"])
     return hands_decide(after)
+
+
+# -- rules 4: a frozen round -------------------------------------------------------------
+
+NO_CHANGE = frozenset({"end_turn", "bard"})
+"""The only main-menu moves that change no resource, coin, card, quest or the supply: ending
+the turn and the Bard's rearrangement of one's own specialists."""
+
+HAND_MOVES = frozenset({"play", "sell"})
+
+
+def bard_could_hire(state: State, seat: int) -> bool:
+    """Whether ``seat`` could hire a specialist after a Bard rearrangement that it cannot hire
+    now. A rearrangement changes where the free places are, never how many: every hire but
+    the Aristocrat's needs only a count of free places (one, two for the Overseer). The
+    Aristocrat also needs a free chamber place for its baggage: some arrangement has one
+    when the seat has a chamber and at least two free places (move a specialist out of a
+    full chamber into a free place elsewhere), so it is counted then, at its price."""
+    if not guild.has_specialist(state, seat, "Bard") or guild.free_places(state, seat) < 2:
+        return False
+    if not any(space != guild.TOP for space in guild.space_capacity(state, seat)):
+        return False
+    coins = guild.player(state, seat)["coins"]
+    return any(entry and cards.specialist_name(entry["id"]) == "Aristocrat"
+               and specialists.price(state, seat, i) <= coins
+               for i, entry in enumerate(state["specialist_row"]))
+
+
+def frozen_seat(state: State, seat: int, hands: bool = True) -> bool:
+    """Rules 4: ``seat``, at the start of its turn, has no move that changes anything but the
+    places of its own specialists (``hands=False``: its treasures left out, the verdict every
+    player can compute). Exact: the menu at the start of a turn lists every move the seat may
+    make first; if they are only ending the turn and the Bard, the rest of the turn can only
+    be Bard moves and the end, and :func:`bard_could_hire` covers every arrangement."""
+    from games.kings_guild import turn  # turn imports this module
+
+    what, current = turn.active(state)
+    if what != "main" or current != seat or state["turn"]["action"] is not None:
+        return False
+    kinds = {m["type"] for m in turn.main_moves(state, seat)}
+    if not hands:
+        kinds -= HAND_MOVES
+    return kinds <= NO_CHANGE and not bard_could_hire(state, seat)
+
+
+def count_frozen_turn(state: State) -> bool:
+    """Rules 4, at the start of every turn (option ``stall_breaker``, not solo): count the
+    turns in a row whose seat was frozen (:func:`frozen_seat`); True when a whole round was,
+    i.e. the table is frozen for good - nothing any seat can do changes anything any seat
+    can do next - and the breaker retires a quest (the count then starts again)."""
+    if state["over"] or state["solo"] or not state["options"].get("stall_breaker"):
+        return False
+    if not frozen_seat(state, state["current"]):
+        state["frozen_turns"] = 0
+        return False
+    state["frozen_turns"] = state.get("frozen_turns", 0) + 1
+    if state["frozen_turns"] < state["n"]:
+        return False
+    state["frozen_turns"] = 0
+    return True
+
+
+def frozen_check_used_hands(before: State, after: State) -> bool:
+    """Whether the move from ``before`` to ``after`` ended a turn at which the rules 4 frozen
+    check looked at a hand: the new current seat holds treasures and is frozen once they are
+    left out (its treasures then decided the verdict, and whether the breaker fires later
+    tells the table something about them)."""
+    if after.get("rules", 2) < 4 or after["solo"] or after["over"]:
+        return False
+    if not after["options"].get("stall_breaker") or before["round_turn"] == after["round_turn"]:
+        return False
+    seat = after["current"]
+    return bool(guild.player(after, seat)["hand"]) and frozen_seat(after, seat, hands=False)

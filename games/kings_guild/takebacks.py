@@ -51,8 +51,14 @@ _WHAT = {
 def oracle_peek(state: State, seat: int | None) -> list[int]:
     """The quest cards on the deck that ``seat`` sees (the Oracle, as the view shows it;
     read straight from the state, since building the whole view for it cost more than
-    the rest of the take-back check)."""
-    return views.oracle_peek(state, seat)
+    the rest of the take-back check), and under rules 4 those it was shown on an earlier
+    turn that still lie on the deck (``oracle_seen``: the owner knows them)."""
+    peek = views.oracle_peek(state, seat)
+    known = state.get("oracle_seen", {}).get(str(seat))
+    if not known:
+        return peek
+    deck = set(state["quest_deck"])
+    return sorted(set(peek) | {q for q in known if q in deck})
 
 
 def hidden_parts(state: State) -> dict[str, Any]:
@@ -127,7 +133,7 @@ def reveals(before: State, after: State, seat: int) -> str | None:
     """Why the move by ``seat`` from ``before`` to ``after`` cannot be taken back, or None."""
     if after["over"] and not before["over"]:
         return GAME_ENDED
-    if stall.check_used_hands(before, after):
+    if stall.check_used_hands(before, after) or stall.frozen_check_used_hands(before, after):
         return STALL_CHECK
     zones = set(revealed(before, after, seat).values())
     if not zones:

@@ -127,7 +127,9 @@ def main_moves(state: State, seat: int) -> list[Move]:
     can_end = state["turn"]["action"] is not None or not moves
     moves += [{"type": "play", "card": c} for c in hand if treasures.can_play(state, seat, c)]
     moves += [{"type": "sell", "card": c} for c in hand if treasures.can_sell(state, seat, c)]
-    if guild.has_specialist(state, seat, "Bard") and decisions.bard_moves(state, seat):
+    if guild.has_specialist(state, seat, "Bard") and decisions.bard_moves(state, seat) and not (
+        state["turn"].get("bard_used")  # rules 4: once per turn
+    ):
         moves.append({"type": "bard"})
     if can_end:
         moves.append({"type": "end_turn"})
@@ -158,9 +160,28 @@ def apply(state: State, seat: int, move: Any, rng: GameRandom) -> None:
     else:
         _apply_main(state, seat, move, rng)
     settle(state)
+    if state.get("rules", 2) >= 4:
+        if what == "main" and move["type"] == "end_turn" and stall.count_frozen_turn(state):
+            quests.retire_stale_quest(state)  # a whole round frozen: the stall breaker
+            settle(state)
+        remember_oracle(state)
     t = state["turn"]
     if t["built"] + t["hired"] >= 2 and not state["pending"]:
         close_expand(state)  # the second purchase, its placement and on-hire effects done
+
+
+def remember_oracle(state: State) -> None:
+    """Rules 4: the quest cards the Oracle shows its owner on their turn stay known to them
+    while they lie on the deck (``oracle_seen``), so a later turn end that shows the owner
+    the same cards again reveals nothing (take-backs)."""
+    seat = state["current"]
+    if state["over"] or not guild.has_specialist(state, seat, "Oracle"):
+        return
+    deck = state["quest_deck"]
+    seen = state.setdefault("oracle_seen", {})
+    known = [q for q in seen.get(str(seat), []) if q in deck]
+    known += [q for q in deck[:2] if q not in known]
+    seen[str(seat)] = known
 
 
 def close_expand(state: State) -> None:
@@ -224,7 +245,12 @@ def _apply_main(state: State, seat: int, move: Move, rng: GameRandom) -> None:
     elif kind == "sell":
         treasures.sell(state, seat, move["card"])
     elif kind == "bard":
-        push(state, {"kind": "bard", "seat": seat})
+        if state.get("rules", 2) >= 4:
+            t["bard_used"] = True  # once per turn, and never back to an arrangement
+            push(state, {"kind": "bard", "seat": seat,
+                         "seen": [decisions.arrangement(state, seat)]})
+        else:
+            push(state, {"kind": "bard", "seat": seat})
     elif kind == "end_turn":
         end_turn(state)
 

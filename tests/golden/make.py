@@ -28,7 +28,11 @@ MAX_EVENTS = 20_000  # a rules change that lets random games run forever must no
 # (kind, players, options): the shapes of game a golden log should cover
 GAMES = [
     ("kings-guild", 1, {}),
+    ("kings-guild", 2, {}),  # r4 on: 1-6 players
     ("kings-guild", 3, {}),
+    ("kings-guild", 4, {}),
+    ("kings-guild", 5, {}),
+    ("kings-guild", 6, {}),
     ("architects", 1, {}),
     ("architects", 3, {"variable_setup": True}),
     ("feudum-guilds", 2, {}),

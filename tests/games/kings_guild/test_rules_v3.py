@@ -15,10 +15,10 @@ STUCK = ["Guard the Faerie Saplings", "Catch the Jeweltone Fox", "Climb the Shim
 TWO_METAL = "Protect the Eastern Ramparts"  # one item: a sword for 2 metal
 
 
-def test_rules_versions_three_is_new_and_two_still_plays():
-    assert GAME.rules_version == "3" and GAME.rules_versions == ("2", "3")
+def test_rules_versions_three_and_two_still_play():
+    assert GAME.rules_versions[:2] == ("2", "3")  # rules 4: tests/.../test_rules_v4.py
     players = ["A", "B"]
-    new = GAME.setup(players, {}, RecordingRandom(1))
+    new = GAME.for_rules("3").setup(players, {}, RecordingRandom(1))
     old = GAME.for_rules("2").setup(players, {}, RecordingRandom(1))
     assert new.pop("rules") == 3
     assert "rules" not in old and old == new  # a rules-2 state is exactly as before
@@ -325,5 +325,6 @@ def test_migrating_a_solo_game_in_the_middle_of_an_expand_action_removes_one_spe
 
 
 def test_the_view_says_which_rules_the_game_plays(kg):
-    assert GAME.view(kg.new(2), None)["rules"] == 3
+    assert GAME.view(kg.new(2), None)["rules"] == 4
+    assert GAME.view(kg.new(2, rules="3"), None)["rules"] == 3
     assert GAME.view(kg.new(2, rules="2"), 0)["rules"] == 2
