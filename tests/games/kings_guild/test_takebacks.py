@@ -409,7 +409,7 @@ def test_takeback_allowed_moves_do_not_depend_on_hidden_cards(players):
     state = GAME.setup([f"P{i + 1}" for i in range(players)], {"stall_breaker": True},
                        RecordingRandom(players))
     checked = skipped = refused = 0
-    for _ in range(6000):  # bounded: a game ends within this (4 random bots: ~4800 moves)
+    for _ in range(12000):  # bounded: a game ends within this (4 random bots, rules 4: 9,975)
         if state["over"]:
             break
         seat, move = choose_seat_and_move(GAME, state, chooser)
