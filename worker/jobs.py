@@ -184,6 +184,8 @@ def send_notice(rt, game_id: str, notice: Notice) -> None:
             mail.send_undo(rt, game_id, notice.version, notice.seat)
         elif notice.kind == "vote":
             mail.send_vote(rt, game_id, notice.version, notice.seat)
+        elif notice.kind == "vote-refused":
+            mail.send_vote_refused(rt, game_id, notice.version, notice.seat)
         elif notice.kind == "timeout":
             send_timeout_notice(rt, game_id, notice.version, notice.seat)
         else:
@@ -211,6 +213,11 @@ def notify_undo(game_id: str, version: int, seat: int) -> bool:
 def notify_vote(game_id: str, version: int, seat: int) -> bool:
     """Ask ``seat`` to answer the vote called at ``version`` (once)."""
     return mail.send_vote(runtime(), game_id, version, seat)
+
+
+def notify_vote_refused(game_id: str, version: int, seat: int) -> bool:
+    """Tell ``seat`` that the vote it called was refused at ``version`` (once)."""
+    return mail.send_vote_refused(runtime(), game_id, version, seat)
 
 
 def notify_timeout(game_id: str, version: int, seat: int) -> bool:

@@ -28,6 +28,7 @@ from worker.runtime import Runtime
 from worker.sending import LEASE_SECONDS, MARKER_SECONDS, render, send_once
 
 __all__ = ["LEASE_SECONDS", "MARKER_SECONDS", "send_turn", "send_undo", "send_vote",
+           "send_vote_refused",
            "send_timed_out", "send_ended", "vote_time", "recipient"]
 
 log = logging.getLogger(__name__)
@@ -221,13 +222,45 @@ def send_vote(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
             "kind": vote.kind, "what": votes.WHAT[vote.kind],
             "needed": votes.needed(vote.kind, len(table.names)),
             "expires": local_time(vote.expires, info.get("tz"))}
-        verb = "abandon" if vote.kind == "abandon" else "end early"
-        return render(rt, "vote", f"{ctx['proposer']} proposes to {verb} "
-                       f"{table.game.name}", info["email"], f"vote:{game_id}:{version}:{seat}",
-                       ctx, ctx["unsubscribe_url"])
+        return render(rt, "vote", f"{ctx['proposer']} proposes to "
+                       f"{_vote_subject(vote.kind, table.game.name)}", info["email"],
+                       f"vote:{game_id}:{version}:{seat}", ctx, ctx["unsubscribe_url"])
 
     def done() -> None:
         notice_done(rt, game_id, f"vote:{version}:{seat}")
+
+    return send_once(rt, marker, build, done)
+
+
+def _vote_subject(kind: str, game: str) -> str:
+    """What a vote of ``kind`` asks, with the game's name: "end The King's Guild early"."""
+    return f"abandon {game}" if kind == "abandon" else f"end {game} early"
+
+
+def send_vote_refused(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
+    """Tell ``seat``, who called a vote, that it was refused by the VoteCast at
+    ``version``; once, and not once the game is over."""
+    marker = key(game_id, f"mailed:vote-refused:{version}:{seat}")
+
+    def build() -> Email | None:
+        info = recipient(rt, game_id, seat)
+        table = rt.games.load(game_id)
+        if info is None or table.ended:
+            return None
+        (cast,) = rt.store.read(game_id, version, version)
+        kind = cast.data.get("kind") or rt.store.read(
+            game_id, cast.data["vote"], cast.data["vote"])[0].data["kind"]
+        refuser = table.names[cast.data["seat"]]
+        what = "abandon the game" if kind == "abandon" else "end the game early"
+        ctx = _common(rt, game_id, seat, info) | {
+            "game": table.game, "refuser": refuser, "what": what}
+        return render(rt, "vote_refused", f"{refuser} refused to "
+                       f"{_vote_subject(kind, table.game.name)}", info["email"],
+                       f"vote-refused:{game_id}:{version}:{seat}", ctx,
+                       ctx["unsubscribe_url"])
+
+    def done() -> None:
+        notice_done(rt, game_id, f"vote-refused:{version}:{seat}")
 
     return send_once(rt, marker, build, done)
 

@@ -65,9 +65,10 @@ def summary_of(table: Table) -> dict[str, Any]:
 MAX_ROUNDS = 100  # a game that keeps moving this long is left to the next job or sweep
 # The jobs of worker.jobs enqueued here, by name (worker.jobs imports this module):
 PROJECT = "worker.jobs.project"  # one game's projection
+# a notice's email job, by its kind
 NOTIFY = {"turn": "worker.jobs.notify", "undo": "worker.jobs.notify_undo",
-          "vote": "worker.jobs.notify_vote", "timeout": "worker.jobs.notify_timeout",
-          "ended": "worker.jobs.notify_end"}  # a notice's email job, by its kind
+          "vote": "worker.jobs.notify_vote", "vote-refused": "worker.jobs.notify_vote_refused",
+          "timeout": "worker.jobs.notify_timeout", "ended": "worker.jobs.notify_end"}
 
 
 def project_game(rt: Runtime, game_id: str,
@@ -205,6 +206,10 @@ def _project_once(rt: Runtime, game_id: str, held: Table | None = None
         if event.type == ev.VOTE_CALLED:  # the others are asked to vote
             notices += [Notice("vote", event.version, s, since=since)
                         for s in range(len(table.names)) if s != event.data["seat"]]
+        if event.type == ev.VOTE_CAST and not event.data["accept"]:  # its caller is told
+            (called,) = rt.store.read(game_id, event.data["vote"], event.data["vote"])
+            notices.append(Notice("vote-refused", event.version, called.data["seat"],
+                                  since=since))
         if event.type == ev.TIMED_OUT:  # everyone is told (pending until mailed)
             notices += [Notice("timeout", event.version, s, since=since)
                         for s in range(len(table.names))]
@@ -361,6 +366,9 @@ def enqueue_notice(rt: Runtime, game_id: str, notice: Notice) -> None:
     elif notice.kind == "vote":
         rt.enqueuer.enqueue(NOTIFY["vote"], game_id, notice.version, notice.seat,
                             job_id=f"vote:{game_id}:{notice.version}:{notice.seat}")
+    elif notice.kind == "vote-refused":
+        rt.enqueuer.enqueue(NOTIFY["vote-refused"], game_id, notice.version, notice.seat,
+                            job_id=f"vote-refused:{game_id}:{notice.version}:{notice.seat}")
     elif notice.kind == "timeout":
         rt.enqueuer.enqueue(NOTIFY["timeout"], game_id, notice.version, notice.seat,
                             job_id=f"timeout:{game_id}:{notice.version}:{notice.seat}")

@@ -277,3 +277,31 @@ def test_a_game_without_public_scores_shows_no_empty_score_column(client, rt, ne
     resign(client, gid, tokens[0])
     rows = results_rows(client.get(personal(rt, gid, 1)).get_data(as_text=True))
     assert rows[0] == ["Place", "Player"] and rows[-1] == ["3", "Ada"]
+
+
+# -- the vote emails (review, issue 29) --------------------------------------------------
+def test_a_vote_emails_subject_names_the_game_before_early(client, rt, new_game, clock):
+    gid, tokens = new_game(THREE)
+    vote(client, gid, tokens[0], "end", True)
+    (mail,) = mails(rt, "bo@example.com", "proposes")
+    assert mail["subject"] == "Ada proposes to end Counting Race (test game) early"
+    gid, tokens = new_game(THREE)
+    vote(client, gid, tokens[1], "abandon", True)
+    (mail,) = mails(rt, "cy@example.com", "proposes to abandon")
+    assert mail["subject"] == "Bo proposes to abandon Counting Race (test game)"
+
+
+def test_a_refused_vote_is_emailed_to_its_proposer_once(client, rt, new_game, clock):
+    from worker import jobs
+    gid, tokens = new_game(THREE)
+    vote(client, gid, tokens[0], "end", True)
+    vote(client, gid, tokens[1], "end", False)
+    (mail,) = mails(rt, "ada@example.com", "refused")
+    assert mail["subject"] == "Bo refused to end Counting Race (test game) early"
+    assert "Bo refused to end the game early in Counting Race" in mail["text"]
+    assert "the game goes on" in mail["text"] and "the game goes on" in mail["html"]
+    assert mails(rt, "bo@example.com", "refused") == mails(rt, "cy@example.com",
+                                                           "refused") == []
+    jobs.sweep()
+    jobs.project(gid)
+    assert len(mails(rt, "ada@example.com", "refused")) == 1
