@@ -7,7 +7,7 @@ import copy
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 
 import pytest
@@ -52,19 +52,19 @@ def reached(kind: str, n: int, options: tuple, seed: int) -> tuple[tuple[State, 
     return tuple(out)
 
 
-def states(kind: str) -> Iterator[tuple[Game, State, int]]:
+def states(kind: str, seeds: Iterable[int] = SEEDS) -> Iterator[tuple[Game, State, int]]:
     """Every kept state of every game of ``kind``."""
     game = registry.get(kind)
-    for k, n, options in TABLES:
-        if k == kind:
-            for seed in SEEDS:
+    for seed in seeds:
+        for k, n, options in TABLES:
+            if k == kind:
                 for state, seat in reached(kind, n, options, seed):
                     yield game, state, seat
 
 
-def first(kind: str, test: Callable[[Menu], bool]) -> Menu:
+def first(kind: str, test: Callable[[Menu], bool], seeds: Iterable[int] = SEEDS) -> Menu:
     """The menu of the first kept state of ``kind`` that passes ``test``."""
-    for game, state, seat in states(kind):
+    for game, state, seat in states(kind, seeds):
         menu = build(game, state, seat)
         if test(menu):
             return menu
@@ -359,8 +359,8 @@ def test_kings_guild_words_gather_resources_and_a_room_name() -> None:
 
 
 def test_kings_guild_two_treasures_from_the_same_deck() -> None:
-    menu = first("kings-guild", lambda m: any(
-        e.pick and e.label.endswith(" deck") for e in m.entries))
+    menu = first("kings-guild", lambda m: any(  # a rare choice: random games look far
+        e.pick and e.label.endswith(" deck") for e in m.entries), seeds=range(1, 41))
     twice = next(m for m in menu.moves if len(set(menu.numbers_of(m)[1:])) == 1)
     deck = menu.numbers_of(twice)[1]
     assert menu.resolve(f"{deck} {deck}") == twice
