@@ -21,6 +21,7 @@ from dataclasses import replace
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
+from events import envelope as ev
 from events import history
 from events.audit import cached_audit
 from events.envelope import Event
@@ -241,7 +242,7 @@ def act(token: str):
 @bp.get("/play/<token>")
 def page(token: str):
     link = check_current(rt().redis, rt().links, token, "play")
-    notice = "Your move was recorded." if request.args.get("done") else None
+    notice = "Your move was recorded." if request.args.get("done") else _booked(link)
     return _page(link, url_for("play.move", token=token), notice=notice)
 
 
@@ -398,11 +399,27 @@ def vacation(token: str):
     link = check_current(rt().redis, rt().links, token, "play")
     tz = away.seat_zone(link.game_id, link.seat)
     try:
-        away.declare_vacation(link.game_id, link.seat, away.form_time("from", tz),
-                              away.form_time("until", tz))
+        event = away.declare_vacation(link.game_id, link.seat, away.form_time("from", tz),
+                                      away.form_time("until", tz))
     except (IllegalMove, ConflictError) as exc:
         return _refused(link, url_for("play.move", token=token), exc)
-    return redirect(url_for("play.page", token=token), 303)
+    return redirect(url_for("play.page", token=token, vacation=event.version), 303)
+
+
+def _booked(link: Link) -> str | None:
+    """The confirmation of the vacation booked by the VacationDeclared whose version the
+    page was sent to (``?vacation=``), in the seat's time zone; None if that is not one
+    of this seat's."""
+    raw = request.args.get("vacation", "")
+    if not raw.isdigit() or len(raw) > 16:
+        return None
+    found = rt().store.read(link.game_id, int(raw), int(raw))
+    if not found or found[0].type != ev.VACATION_DECLARED \
+            or found[0].data.get("seat") != link.seat:
+        return None
+    tz = away.seat_zone(link.game_id, link.seat)
+    return (f"Your vacation is booked: from {local_time(found[0].data['from'], tz)} "
+            f"to {local_time(found[0].data['until'], tz)}.")
 
 
 @bp.post("/play/<token>/back")

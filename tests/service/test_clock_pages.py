@@ -62,6 +62,23 @@ def test_the_game_page_shows_the_clocks_and_who_is_away(client, rt):
     assert re.search(r"away until Mon 07 Jan 2030, 19:00 UTC", bo)
 
 
+def test_a_booked_vacation_is_confirmed_on_the_page_after_the_redirect(client, rt):
+    gid = _game_with_clock(client, rt)
+    ada = "/play/" + rt.links.make(gid, 0, "play")
+    reply = client.post(ada + "/vacation", data={
+        "csrf_token": csrf(client, ada), "from": "2030-01-07T14:00",
+        "until": "2030-01-07T20:00"})  # Ada's time zone: Paris
+    assert reply.status_code == 303
+    page = client.get(reply.headers["Location"]).get_data(as_text=True)
+    assert ("Your vacation is booked: from Monday 07 January 2030, 14:00 CET to "
+            "Monday 07 January 2030, 20:00 CET.") in page
+    bo = "/play/" + rt.links.make(gid, 1, "play")  # not Bo's vacation: no confirmation
+    version = reply.headers["Location"].rsplit("=", 1)[1]
+    assert "vacation is booked" not in client.get(f"{bo}?vacation={version}").get_data(
+        as_text=True)
+    assert "vacation is booked" not in client.get(f"{ada}?vacation=1").get_data(as_text=True)
+
+
 def test_a_vacation_refused_on_the_page_says_why(client, rt):
     gid = _game_with_clock(client, rt)
     ada = "/play/" + rt.links.make(gid, 0, "play")
