@@ -297,6 +297,11 @@ def _clock_fields(name: str, said) -> list[tuple[str, object]]:
 
 
 FIELD_NAMES = {"name": "name", "email": "email address", "tz": "time zone"}
+# The clock fields as the lobby form labels them ("Hours per move must be …"); "players":
+# the list's own messages are whole sentences
+SAID_AS = {"hours": "Hours per move", "bank_hours": "The bank",
+           "increment_hours": "The increment per move", "cap_hours": "The most a bank holds",
+           "players": ""}
 
 
 def _form_errors(messages, where: str = "") -> list[str]:
@@ -308,12 +313,16 @@ def _form_errors(messages, where: str = "") -> list[str]:
                 label = f"player {int(field) + 1}"
             elif where.startswith("player "):
                 label = f"{where}'s {FIELD_NAMES.get(str(field), field)}"
+            elif str(field) in SAID_AS:
+                label = str(field)
             else:
                 label = str(field).replace("_", " ")
             found += _form_errors(inner, label)
         return found
     if isinstance(messages, list):
         return [m for item in messages for m in _form_errors(item, where)]
+    if where in SAID_AS:
+        return [f"{SAID_AS[where]} {messages}" if SAID_AS[where] else str(messages)]
     return [f"{where}: {messages}" if where else str(messages)]
 
 

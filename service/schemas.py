@@ -120,8 +120,13 @@ MAX_CLOCK_HOURS = 24 * 365  # a year: beyond that a clock means nothing in a gam
 MIN_CLOCK_HOURS = 1 / 3600  # a second: tests and demos use clocks of a few seconds
 
 
-def _hours(minimum: float = MIN_CLOCK_HOURS, **kwargs) -> fields.Float:
-    return JsonNumber(validate=validate.Range(min=minimum, max=MAX_CLOCK_HOURS), **kwargs)
+def _hours(minimum: float = MIN_CLOCK_HOURS, example: int = 72, **kwargs) -> fields.Float:
+    """A number of hours from ``minimum`` (a second by default, else 0) to a year; the
+    error says so in words, with ``example``."""
+    what = "a positive number" if minimum > 0 else "0 or a positive number"
+    error = f"must be {what}, e.g. {example} (at most {{max:g}} hours)"
+    return JsonNumber(validate=validate.Range(min=minimum, max=MAX_CLOCK_HOURS, error=error),
+                      **kwargs)
 
 
 class TimeControlIn(StrictSchema):
@@ -129,17 +134,20 @@ class TimeControlIn(StrictSchema):
 
     kind = fields.String(required=True, validate=validate.OneOf(clocks.KINDS))
     hours = _hours(metadata={"description": "per_move: the time for each turn"})
-    bank_hours = _hours(metadata={"description": "bank: each seat's bank at the start"})
-    increment_hours = _hours(0, metadata={"description": "bank: added when a turn ends"})
-    cap_hours = _hours(metadata={"description": "bank: the most a bank may hold"})
+    bank_hours = _hours(example=48,
+                        metadata={"description": "bank: each seat's bank at the start"})
+    increment_hours = _hours(0, 12, metadata={"description": "bank: added when a turn ends"})
+    cap_hours = _hours(example=96, metadata={"description": "bank: the most a bank may hold"})
 
     @validates_schema
     def complete(self, data, **_):
         kind = data.get("kind")
         if kind == "per_move" and "hours" not in data:
-            raise ValidationError("a per_move time control needs 'hours'", "hours")
+            raise ValidationError("must be a positive number, e.g. 72 (a per_move time "
+                                  "control needs 'hours')", "hours")
         if kind == "bank" and "bank_hours" not in data:
-            raise ValidationError("a bank time control needs 'bank_hours'", "bank_hours")
+            raise ValidationError("must be a positive number, e.g. 48 (a bank time control "
+                                  "needs 'bank_hours')", "bank_hours")
         if kind == "bank" and data.get("cap_hours", math.inf) < data.get("bank_hours", 0):
             raise ValidationError("cap_hours must be at least bank_hours", "cap_hours")
         if kind != "bank":
@@ -157,7 +165,7 @@ class RemindersIn(StrictSchema):
     fractions = fields.List(JsonNumber(validate=validate.Range(
         min=0, max=1, min_inclusive=False, max_inclusive=False)),
         validate=validate.Length(max=6))
-    hours_before = fields.List(_hours(), validate=validate.Length(max=6))
+    hours_before = fields.List(_hours(example=24), validate=validate.Length(max=6))
 
 
 class PlatformIn(StrictSchema):
@@ -174,10 +182,15 @@ class PlatformIn(StrictSchema):
 PLATFORM_OPTIONS = tuple(PlatformIn._declared_fields)
 
 
+MAX_PLAYERS = 12
+NO_PLAYERS = "Fill in at least one player: a name and an email address"
+
+
 class CreateGameIn(StrictSchema):
     game = Text(required=True, max_length=64)
-    players = fields.List(fields.Nested(PlayerIn), required=True,
-                          validate=validate.Length(min=1, max=12))
+    players = fields.List(fields.Nested(PlayerIn), required=True, validate=[
+        validate.Length(min=1, error=NO_PLAYERS),
+        validate.Length(max=MAX_PLAYERS, error="at most {max} players")])
     options = fields.Dict(keys=fields.String(), load_default=dict, metadata={
         "description": "The game's options, and the platform's: time_control, on_timeout, "
                        "bot_after, reminders (see PlatformIn)"})
