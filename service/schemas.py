@@ -197,6 +197,19 @@ class CreateGameIn(StrictSchema):
     deadline_hours = fields.Integer(load_default=None, allow_none=True,
                                     validate=validate.Range(min=1, max=24 * 60))
 
+    @validates_schema
+    def distinct_names(self, data, **_):
+        """Every player's name differs from the others' (ignoring case; the names are
+        already trimmed): the pages and emails tell the seats apart by name."""
+        seen: dict[str, int] = {}
+        for index, player in enumerate(data.get("players") or []):
+            folded = player["name"].casefold()
+            if folded in seen:
+                raise ValidationError({"players": {index: {"name": [
+                    f"{player['name']!r} is already the name of player {seen[folded] + 1}: "
+                    "give each player a different name"]}}})
+            seen[folded] = index
+
     @post_load
     def split_platform(self, data, **_):
         """Take the platform's settings out of ``options`` (the game sees only its own),

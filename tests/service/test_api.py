@@ -49,7 +49,9 @@ def test_create_game_rejects_bad_input(client):
         ({"game": "test-race"}, 400),
         ({"game": "test-race", "players": [{"name": "A", "email": "not-an-email"}]}, 400),
         ({"game": "nope", "players": PLAYERS}, 422),
-        ({"game": "test-race", "players": PLAYERS * 3}, 422),
+        ({"game": "test-race", "players": [{"name": f"P{i}", "email": f"p{i}@example.com"}
+                                           for i in range(6)]}, 422),  # too many for it
+        ({"game": "test-race", "players": PLAYERS + [PLAYERS[0]]}, 400),  # the same name
         ({"game": "test-race", "players": PLAYERS, "options": {"target": "x"}}, 422),
         ({"game": "test-race", "players": PLAYERS, "surprise": 1}, 400),
     ]

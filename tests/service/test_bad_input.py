@@ -235,3 +235,14 @@ def test_a_redis_that_does_not_answer_is_a_503_with_retry_after(app, client, mon
     reply = client.get("/")
     assert reply.status_code == 503 and reply.headers["Retry-After"] == "2"
     assert "did not answer" in reply.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("same", ["Ada", "ada", "  ADA "])
+def test_two_players_with_the_same_name_are_refused_with_a_400_naming_the_field(client, rt,
+                                                                                same):
+    reply = create(client, [PLAYERS[0], {"name": same, "email": "bo@example.com"}])
+    assert reply.status_code == 400, reply.json
+    (said,) = reply.json["fields"]["players"]["1"]["name"]
+    assert "already the name of player 1: give each player a different name" in said
+    assert "players.1.name" in reply.json["message"]
+    assert rt.mail.list() == [] and rt.store.game_ids(0, 10) == []

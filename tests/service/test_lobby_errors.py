@@ -55,3 +55,12 @@ def test_the_clock_fields_show_no_value_while_no_clock_is_chosen(client):
     assert 'value=""' in hours_field(page)
     _, page = post(client, game="test-race", tc_kind="per_move", tc_hours="30")
     assert 'value="30"' in hours_field(page)
+
+
+def test_two_players_with_the_same_name_are_refused_by_the_lobby(client, rt):
+    status, page = post(client, **ADA, name1=" ada", email1="bo@example.com")
+    assert status == 400
+    assert "player 2&#39;s name: &#39;ada&#39; is already the name of player 1: give each " \
+           "player a different name" in error(page)
+    assert said(page, "name1").startswith("&#39;ada&#39; is already the name of player 1")
+    assert rt.store.game_ids(0, 10) == [] and rt.mail.list() == []
