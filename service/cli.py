@@ -533,7 +533,30 @@ def admin_migrate(game_id: str, rules: str) -> None:
 
 @main.group()
 def bots() -> None:
-    """Random legal-move bots."""
+    """Legal-move bots (random, or a game's own policy)."""
+
+
+def _bot_policy(kind: str, name: str):
+    """The kind (known), and its policy ``name`` or a clear refusal naming the known ones."""
+    from games import bots as game_bots
+    from games import registry
+    if kind not in registry.KINDS:
+        raise click.ClickException(f"unknown game kind {kind!r}; one of {sorted(registry.KINDS)}")
+    try:
+        return game_bots.policy(kind, name)
+    except game_bots.UnknownPolicy as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _report_capped(kind: str, players: int, capped) -> None:
+    """One line per game stopped at the move cap: kind, players, seed, moves, last moves."""
+    for cap in capped:
+        click.echo(f"did not end: {kind} players={players} seed={cap.seed} moves={cap.moves} "
+                   f"last={','.join(cap.last_types)}", err=True)
+
+
+_POLICY_HELP = ("Bot policy for every seat: random, or one the game offers "
+                "(feudum-guilds: greedy, master-seat; kings-guild: crafter).")
 
 
 @bots.command("play")
@@ -542,24 +565,29 @@ def bots() -> None:
 @click.option("--games", "n_games", type=int, default=1, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--options", "options_json", default="{}", help="Game options as JSON.")
+@click.option("--policy", "policy_name", default="random", show_default=True, help=_POLICY_HELP)
+@click.option("--max-moves", type=click.IntRange(1), default=20_000, show_default=True,
+              help="Stop a game after this many moves and report it as an error.")
 @_friendly
-def bots_play(kind: str, n_players: int, n_games: int, seed: int, options_json: str) -> None:
+def bots_play(kind: str, n_players: int, n_games: int, seed: int, options_json: str,
+              policy_name: str, max_moves: int) -> None:
     """Play whole games through the event store (REDIS_URL, else a temporary Redis).
 
     Every move goes through the same decide-and-append path as a player's; the rules'
     invariants are checked after each move and, after each game, the hash chain and a
-    rebuild from event 1 against the live state.
+    rebuild from event 1 against the live state.  Game i's bots choose from seed + i (the
+    deal comes from the store's own secret); a game not over after --max-moves is stopped,
+    the others played, and the command exits 1 naming its seed and last moves.
     """
     from events.gameplay import GameService
     from events.store import EventStore
-    from games import registry
+    from games.bots import MoveCapReached, choose_seat_and_move
     from games.protocol import IllegalMove
     from service.config import DEFAULTS, ConfigError, check_redis, from_environment, queue_url
     from service.redis_setup import EmbeddedRedis, connect_queue, connect_store
     from worker import jobs
     from worker.queue import Enqueuer
-    if kind not in registry.KINDS:
-        raise click.ClickException(f"unknown game kind {kind!r}; one of {sorted(registry.KINDS)}")
+    policy = _bot_policy(kind, policy_name)
     config = {**DEFAULTS, **from_environment()}
     try:
         check_redis(config)
@@ -573,8 +601,8 @@ def bots_play(kind: str, n_players: int, n_games: int, seed: int, options_json: 
     # Beside running workers (a queue configured), each move asks for its projection as a
     # player's does; else the sweep of any later worker finds the games marked dirty.
     enqueuer = Enqueuer(connect_queue(config)) if queue_url(config) and not embedded else None
-    chooser = random.Random(seed)
     moves = errors = finished = 0
+    capped: list[MoveCapReached] = []
     started = time.perf_counter()
     try:
         with click.progressbar(range(n_games), label=f"{kind} x{n_players}",
@@ -585,11 +613,16 @@ def bots_play(kind: str, n_players: int, n_games: int, seed: int, options_json: 
                 gid = table.game_id
                 if enqueuer is not None:
                     jobs.request_projection(enqueuer, gid, table.version)
+                chooser, played_types = random.Random(seed + i), []
                 try:
                     while not table.ended:
-                        seat = chooser.choice(sorted(table.to_act()))
-                        move = chooser.choice(table.game.legal_moves(table.state, seat))
+                        if len(played_types) >= max_moves:
+                            raise MoveCapReached(seed + i, len(played_types),
+                                                 played_types[-8:])
+                        seat, move = choose_seat_and_move(table.game, table.state, chooser,
+                                                          policy)
                         played = service.play(gid, seat, move, table.version)
+                        played_types.append(str(move.get("type")))
                         moves += 1
                         if enqueuer is not None:
                             jobs.request_projection(enqueuer, gid, played.version)
@@ -599,6 +632,9 @@ def bots_play(kind: str, n_players: int, n_games: int, seed: int, options_json: 
                     if rebuilt.state != table.state or not service.store.verify(gid)[0]:
                         raise AssertionError("rebuild differs from the live state")
                     finished += 1
+                except MoveCapReached as exc:
+                    errors += 1
+                    capped.append(exc)
                 except (IllegalMove, AssertionError, RuntimeError, IndexError) as exc:
                     errors += 1
                     click.echo(f"\ngame {i} ({gid}): {type(exc).__name__}: {exc}", err=True)
@@ -606,8 +642,11 @@ def bots_play(kind: str, n_players: int, n_games: int, seed: int, options_json: 
         if embedded:
             embedded.stop()
     elapsed = time.perf_counter() - started
+    _report_capped(kind, n_players, capped)
     click.echo(json.dumps({"kind": kind, "players": n_players, "games": n_games,
+                           "policy": policy_name, "max_moves": max_moves,
                            "finished": finished, "moves": moves, "errors": errors,
+                           "capped": len(capped),
                            "mean_moves": round(moves / max(n_games, 1), 1),
                            "seconds_per_game": round(elapsed / max(n_games, 1), 3)}))
     sys.exit(1 if errors else 0)
@@ -620,32 +659,44 @@ def bots_play(kind: str, n_players: int, n_games: int, seed: int, options_json: 
 @click.option("--games", "n_games", type=int, default=300, show_default=True)
 @click.option("--seed", type=int, default=10_000, show_default=True)
 @click.option("--options", "options_json", default="{}", help="Game options as JSON.")
+@click.option("--policy", "policy_name", default="random", show_default=True, help=_POLICY_HELP)
+@click.option("--max-moves", type=click.IntRange(1), default=20_000, show_default=True,
+              help="Stop a game after this many moves and report it as an error.")
 @_friendly
-def bots_soak(kind: str, counts: str, n_games: int, seed: int, options_json: str) -> None:
+def bots_soak(kind: str, counts: str, n_games: int, seed: int, options_json: str,
+              policy_name: str, max_moves: int) -> None:
     """Many games in memory, the rules' invariants after every move, a rebuild from the
-    tapes after each game; one JSON line per player count (the rules only, no store)."""
+    tapes after each game; one JSON line per player count (the rules only, no store).
+    Game i plays from seed + i; one stopped at --max-moves is reported by its seed (before
+    its count's line) and the command exits 1."""
     from games import registry
-    from games.bots import play_random_game
-    if kind not in registry.KINDS:
-        raise click.ClickException(f"unknown game kind {kind!r}; one of {sorted(registry.KINDS)}")
+    from games.bots import MoveCapReached, play_random_game
+    policy = _bot_policy(kind, policy_name)
     game = registry.get(kind)
     player_counts = [int(c) for c in counts.split(",") if c] or list(
         range(game.min_players, game.max_players + 1))
     failed = 0
     for n in player_counts:
         moves = errors = 0
+        capped: list[MoveCapReached] = []
         started = time.perf_counter()
         with click.progressbar(range(n_games), label=f"{kind} x{n}", file=sys.stderr) as bar:
             for i in bar:
                 try:
                     _state, record = play_random_game(game, n, seed + i, json.loads(options_json),
-                                                      check=game.check_invariants)
+                                                      max_moves=max_moves,
+                                                      check=game.check_invariants, policy=policy)
                     moves += len(record.moves)
+                except MoveCapReached as exc:
+                    errors += 1
+                    capped.append(exc)
                 except Exception as exc:  # every failure is reported, the run goes on
                     errors += 1
                     click.echo(f"\nseed {seed + i}: {type(exc).__name__}: {exc}", err=True)
         failed += errors
-        click.echo(json.dumps({"kind": kind, "players": n, "games": n_games, "errors": errors,
+        _report_capped(kind, n, capped)
+        click.echo(json.dumps({"kind": kind, "players": n, "games": n_games, "policy": policy_name,
+                               "errors": errors, "capped": len(capped),
                                "mean_moves": round(moves / max(n_games - errors, 1), 1),
                                "seconds_per_game": round(
                                    (time.perf_counter() - started) / n_games, 3)}))
