@@ -267,3 +267,25 @@ def test_with_forced_moves_off_nothing_is_pending(app, rt):
     bo = {"Authorization": "Bearer " + api_token(rt.redis, rt.links, game_id, 1)}
     answer = app.test_client().get(f"/api/v1/games/{game_id}", headers=bo).get_json()
     assert answer["to_act"] == [1] and answer["forced_move_pending"] is False
+
+
+def test_a_reply_whose_next_step_is_forced_is_answered_by_the_real_next_choice(app, rt):
+    """A reply's move leaves the seat only a safe pass: the service plays it, and the
+    next step's email asks for the choice after it (never for the pass)."""
+    from tests.worker.test_replies import mails_to, numbers_for, send_reply, turn_mail
+    game_id = rt.games.create("test-corridor", [{"name": "Ann", "email": "ann@example.com"}],
+                              {"plan": ["choice", "forced", "choice"]}).game_id
+    jobs.project(game_id)
+    line, _ = numbers_for(rt, game_id, 0)
+    assert send_reply(rt, turn_mail(rt, "ann@example.com"), line).startswith("moved")
+    played = moves(rt, game_id)
+    assert [e.data["move"]["type"] for e in played] == ["left", "pass"]
+    assert played[1].data["auto"] == "forced"
+    step = [m for m in mails_to(rt, "ann@example.com")
+            if m["subject"].startswith("Your move goes on")]
+    assert len(step) == 1
+    link = rt.links.check_reply(step[0]["headers"]["Reply-To"].split("+")[1].split("@")[0])
+    assert link.version == played[1].version  # built after the pass: the real choice
+    line, _ = numbers_for(rt, game_id, 0)
+    assert send_reply(rt, step[0], line).startswith("moved")
+    assert rt.games.load(game_id).ended

@@ -19,7 +19,7 @@ from events import votes
 from events.history import forked_from
 from events.picture import local_time
 from events.store import key
-from worker import consent, held, players, reply_to, table_talk
+from worker import consent, forced, held, players, reply_to, table_talk
 from worker.links import seat_token
 from worker.mail import Email
 from worker.notices import notice_done
@@ -125,6 +125,8 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
             now = rt.games.load(game_id)
             if now.version != version or seat not in now.to_act():
                 return None  # moved on before this went out; the next email says so
+            if forced.pending(rt.redis, now, seat) is not None:
+                return None  # its only move is about to be played for the seat
             is_turn = True
         fork = forked_from(rt.store, game_id)
         if fork and not reminder:

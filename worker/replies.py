@@ -35,7 +35,7 @@ from events import history, talk
 from events.envelope import seat_actor
 from events.store import ConflictError, key, keyed_writer_token
 from games.protocol import IllegalMove
-from worker import commands, consent, inbox, leave, players, reply_to, table_talk
+from worker import commands, consent, forced, inbox, leave, players, reply_to, table_talk
 from worker.current import runtime
 from worker.inbound_mail import InboundMail, from_raw, from_sendgrid
 from worker.links import LinkError, api_generation, reply_token_of
@@ -52,6 +52,7 @@ log = logging.getLogger(__name__)
 OUTCOME_SECONDS = 4 * 24 * 3600  # longer than SendGrid retries a message (3 days)
 ANSWERS_PER_HOUR = 20  # every answer to a seat, commands included: no mail loop runs long
 RESIGN_CONFIRM_SECONDS = 2 * 24 * 3600
+MAX_FORCED_WAITS = 8  # rounds of "play the forced moves, read again" after a reply's move
 SAID_BY_MAIL_PER_HOUR = 20  # as the page's TALK_LIMIT_PER_SEAT: a seat's messages by email
 MOVED_ON = "The game has moved on since that email: your reply changed nothing."
 _MESSAGE_ID = re.compile(r"^[\x21-\x7e]{1,250}$")
@@ -199,6 +200,7 @@ class Reply:
                 return "moved (before a retry)"
             return self.refuse(MOVED_ON, moved_on=True)
         request_projection(rt.enqueuer, game_id, event.version)
+        after = self._after_forced_moves(after)
         if not after.ended and seat in after.to_act():
             send_turn(rt, game_id, after.version, seat, step=True)
         pid = players.seat_player(rt.redis, self.info)
@@ -206,6 +208,17 @@ class Reply:
             self.answer("confirm", [f"Your move was played: {menu.label_of(move)}."],
                         menu=False)
         return f"moved: {move.get('type', '?')} at version {event.version}"
+
+    def _after_forced_moves(self, table):
+        """The table once the moves the service plays for the seat (its only, safe ones:
+        worker.forced) are played, here or by the projection racing us: the next step's
+        email then asks for a real choice, rather than one about to be made for them."""
+        for _ in range(MAX_FORCED_WAITS):
+            if table.ended or forced.pending(self.rt.redis, table, self.seat) is None:
+                return table
+            forced.play_forced(self.rt, self.game_id)
+            table = self.rt.games.load(self.game_id)
+        return table
 
     # -- commands ------------------------------------------------------------------------
     def _command(self, command: commands.Command) -> str:

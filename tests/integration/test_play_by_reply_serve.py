@@ -36,7 +36,7 @@ from tests.integration.test_embedded import (
     stop_serve,
     wait_until,
 )
-from worker import inbox
+from worker import forced, inbox
 from worker.mail import OutboxBackend
 from worker.menu import build
 
@@ -89,7 +89,8 @@ class Serve:
         return None
 
     def next_turn(self, game_id: str, seat: int, address: str) -> dict | None:
-        """Once ``seat`` is to act, the latest email that asks it for this very turn (one
+        """Once ``seat`` is to act (for more than the only move the worker plays for it:
+        worker.forced), the latest email that asks it for this very turn (one
         built when the seat faced the turn it faces now: at the current version, or before
         the others' sealed choices in a simultaneous step); None once the game is over."""
         found: list[dict | None] = []
@@ -99,8 +100,8 @@ class Serve:
             if table.ended:
                 found.append(None)
                 return True
-            if seat not in table.to_act():
-                return False
+            if seat not in table.to_act() or forced.pending(self.redis, table, seat):
+                return False  # not its turn, or its only move is being played for it
             mail = self.turn_mail(game_id, address)
             if mail is None or not self.games.turn_unchanged(
                     game_id, seat, token_of(mail["headers"]["Reply-To"])[2], table.version):
