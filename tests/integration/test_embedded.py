@@ -201,3 +201,24 @@ def test_serve_runs_everything_and_a_restart_loses_no_game(tmp_path):
         assert status == 200 and game["version"] == 2 and game["view"]["antes"][0] == 3
     finally:
         stop_serve(proc)
+
+
+def test_admin_finds_the_embedded_redis_of_a_serve_data_dir_by_ravenpost_data_dir(tmp_path):
+    """`ravenpost admin` beside `serve --data-dir DIR` needs RAVENPOST_DATA_DIR=DIR (README)."""
+    data = tmp_path / "elsewhere"
+    server = EmbeddedRedis(data).start()
+    try:
+        EventStore(connect(server.url)).append(
+            "g1", 0, Event(0, ADMIN_NOTE, "admin", {"text": "hello"}))
+        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "REDIS_CLUSTER")}
+        run = [sys.executable, "-m", "service.cli", "admin", "verify", "g1"]
+        lost = subprocess.run(run, cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=60)
+        assert lost.returncode != 0
+        assert "set REDIS_URL (or run this beside `ravenpost serve`)" in lost.stderr
+        found = subprocess.run(run, cwd=tmp_path, env={**env, "RAVENPOST_DATA_DIR": str(data)},
+                               capture_output=True, text=True, timeout=60)
+        # it reached the server: it read the one event there (not a game, so not "OK")
+        assert "1 events" in found.stdout, (found.stdout, found.stderr)
+    finally:
+        server.stop()
