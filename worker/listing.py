@@ -23,13 +23,21 @@ def local_time(iso: str | None, tz: str | None) -> str | None:
     return datetime.fromisoformat(iso).astimezone(zone(tz)).strftime("%A %d %B %Y, %H:%M %Z")
 
 
+def _fork(found: dict[str, Any] | None, index: dict[str, Any]) -> dict[str, Any] | None:
+    """``{"at", "from", "yours"}`` for a fork (``yours``: the player sits in the original
+    too, listed beside it), else None."""
+    if not found or "from" not in found:
+        return None
+    return {"at": found["at"], "from": found["from"], "yours": found["from"] in index}
+
+
 def listing(rt, pid: str, tz: str | None = None) -> list[dict[str, Any]]:
     """The player's games, most urgent first: their turn (nearest deadline first; no
     deadline after those), then the others' turns, then finished games (each group's
     ties: latest activity first).  Each row: ``game_id``, ``name``, ``names``, ``seats`` (theirs),
     ``waiting_for`` (names), ``your_turn``, ``deadline`` (ISO) and ``deadline_text`` (in
     ``tz``, else the seat's zone), ``clock`` (what else the turn's read model holds),
-    ``ended``, ``play_url``, ``updated``."""
+    ``ended``, ``play_url``, ``updated``, ``fork`` (for a fork: where it was copied from)."""
     index = games_of(rt.redis, pid)
     ids = list(index)
     pipe = rt.redis.pipeline(transaction=False)
@@ -39,11 +47,13 @@ def listing(rt, pid: str, tz: str | None = None) -> list[dict[str, Any]]:
         pipe.get(key(game_id, "seats"))
         pipe.get(key(game_id, CLOCK_KEY))
         pipe.hgetall(key(game_id, "api-gen"))
+        pipe.get(key(game_id, "forked_from"))  # kept by events.history.forked_from
     replies = pipe.execute()
     now = rt.now().timestamp()
     rows = []
     for i, game_id in enumerate(ids):
-        summary_raw, awaiting_raw, seats_raw, clock_raw, gens = replies[5 * i:5 * i + 5]
+        summary_raw, awaiting_raw, seats_raw, clock_raw, gens, fork_raw = \
+            replies[6 * i:6 * i + 6]
         if not summary_raw:
             continue  # not projected yet (or gone)
         summary = json.loads(summary_raw)
@@ -63,6 +73,7 @@ def listing(rt, pid: str, tz: str | None = None) -> list[dict[str, Any]]:
             "deadline_text": local_time(deadlines[0], tz or seat_tz) if deadlines else None,
             "since": min((t["version"] for t in turns), default=None), "clock": clock,
             "ended": bool(summary["ended"]), "updated": summary.get("updated", ""),
+            "fork": _fork(json.loads(fork_raw) if fork_raw else None, index),
             "play_url": rt.url("/play/" + rt.links.make(
                 game_id, mine[0], "play", generation=generation_of(gens.get(str(mine[0]))))),
             **(clock_row(json.loads(clock_raw), mine, now)

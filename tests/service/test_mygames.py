@@ -256,3 +256,15 @@ def test_the_admin_command_writes_the_index_of_games_made_before_it(real_redis_u
     result = CliRunner().invoke(main, ["admin", "reindex-players"])
     assert result.exit_code == 0 and "indexed 1 games" in result.output
     assert players.games_of(real_redis, players.player_id(real_redis, ADA)) == {gid: [0]}
+
+
+def test_a_fork_is_told_apart_from_its_original(client, rt):
+    original = make_game(rt)
+    play(rt, original, 0, {"type": "ante", "amount": 1})
+    fork = rt.games.fork(original, 2, "admin")
+    jobs.project(fork)
+    page = client.get(me_url(rt)).get_data(as_text=True)
+    rows = dict(re.findall(r'data-game="([^"]+)">(.*?)</li>', page, re.S))
+    assert set(rows) == {original, fork}
+    assert f"A fork: a copy of your game {original} as it stood at move 2" in rows[fork]
+    assert "A fork" not in rows[original]
