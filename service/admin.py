@@ -48,7 +48,9 @@ from flask import (
 from events import envelope as ev
 from events import history, talk
 from events.audit import audit_tapes
+from events.irreversible import irreversible
 from events.refold import refold
+from events.store import ConflictError
 from games import registry
 from service import schemas
 from service.auth import (
@@ -308,10 +310,31 @@ def _confirmed() -> bool:
     return request.form.get("confirm") == "yes"
 
 
+def _confirm_rewind(game_id: str, to: int, reason: str, last: int,
+                    refused: bool = False) -> str:
+    """The page asking to confirm a rewind to ``to`` decided on version ``last``: the
+    moves it undoes and, apart, what among them players could never have taken back
+    (:mod:`events.irreversible`), which needs a ticked box besides the button.
+    ``refused``: the box was not ticked, and the page says that nothing changed."""
+    runtime = rt()
+    table = runtime.games.load(game_id)
+    undone = [line for line in history.lines(runtime.store, game_id, table.game,
+                                             table.names, None)
+              if line["version"] > to and not line["undone"]
+              and line["type"] not in ev.PASSIVE and line["type"] != ev.REWOUND]
+    return render_template("admin/confirm.html", action="rewind", game=table.game,
+                           game_id=game_id, to=to, reason=reason, last=last,
+                           undone=undone, irreversible=irreversible(runtime.games, game_id, to),
+                           refused=refused)
+
+
 @bp.post("/games/<game_id>/rewind")
 def rewind_page(game_id: str):
     """Rewind after a confirmation page; the rewind is decided on the version the
-    confirmation showed (409 if the game moved on meanwhile)."""
+    confirmation showed (409 if the game moved on meanwhile).  If it undoes anything
+    players could not take back (a draw, a reveal, the game's end, a time-out), the
+    confirmation must also tick ``irreversible=yes``; without it nothing changes (400,
+    the confirmation page again, saying why)."""
     runtime = rt()
     to = request.form.get("to", type=int)
     if to is None:
@@ -323,17 +346,14 @@ def rewind_page(game_id: str):
         abort(400, f"Rewind to a version between 1 and {last - 1}; nothing was changed.")
     reason = (request.form.get("reason") or "")[:500]
     if not _confirmed():
-        table = runtime.games.load(game_id)
-        undone = [line for line in history.lines(runtime.store, game_id, table.game,
-                                                 table.names, None)
-                  if line["version"] > to and not line["undone"]
-                  and line["type"] not in ev.PASSIVE and line["type"] != ev.REWOUND]
-        return render_template("admin/confirm.html", action="rewind", game=table.game,
-                               game_id=game_id, to=to, reason=reason, last=last,
-                               undone=undone)
+        return _confirm_rewind(game_id, to, reason, last)
     expected = request.form.get("expected_version", type=int)
     if expected is None:
         abort(400, "The confirmation says which version it was made on; nothing was changed.")
+    if expected != last:
+        raise ConflictError(last)
+    if request.form.get("irreversible") != "yes" and irreversible(runtime.games, game_id, to):
+        return _confirm_rewind(game_id, to, reason, last, refused=True), 400
     event = runtime.games.rewind(game_id, to, reason, "admin", expected_version=expected)
     after_append(game_id, event.version)
     return redirect(url_for("admin.replay", game_id=game_id))

@@ -30,7 +30,7 @@ def test_a_confirmed_rewind_rewinds(client, new_game, rt):
     gid, token = two_antes(client, new_game)
     client.post(f"/admin/games/{gid}/rewind", data={
         "csrf_token": token, "to": 2, "reason": "misclick", "confirm": "yes",
-        "expected_version": 3})
+        "expected_version": 3, "irreversible": "yes"})  # Bo's ante revealed both
     assert rt.store.read(gid)[-1].type == "Rewound"
     assert rt.games.load(gid).state["antes"] == [1, None]
 
@@ -68,6 +68,7 @@ def test_a_confirmed_fork_forks(client, new_game, rt):
 def test_the_admin_log_marks_the_moves_a_rewind_undid(client, new_game, rt):
     gid, token = two_antes(client, new_game)
     client.post(f"/admin/games/{gid}/rewind", data={
-        "csrf_token": token, "to": 1, "confirm": "yes", "expected_version": 3})
+        "csrf_token": token, "to": 1, "confirm": "yes", "expected_version": 3,
+        "irreversible": "yes"})
     page = client.get(f"/admin/games/{gid}").get_data(as_text=True)
     assert page.count("(undone)") == 2 and "<s>Ada antes</s>" in page

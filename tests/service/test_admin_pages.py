@@ -49,7 +49,8 @@ def test_rewind_and_fork_from_the_replay_page(client, new_game, rt):
     token = csrf(client, f"/admin/games/{gid}")
     client.post(f"/admin/games/{gid}/rewind", data={"csrf_token": token, "to": 2,
                                                     "reason": "misclick", "confirm": "yes",
-                                                    "expected_version": 3})
+                                                    "expected_version": 3,
+                                                    "irreversible": "yes"})
     assert rt.store.read(gid)[-1].type == "Rewound"
     assert rt.games.load(gid).state["antes"] == [1, None]
     reply = client.post(f"/admin/games/{gid}/fork", data={"csrf_token": token, "at": 3,
