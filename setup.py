@@ -12,7 +12,9 @@ packages = find_packages(include=["service", "service.*", "worker", "worker.*", 
 setup(
     packages=[*packages, "service.templates"],
     package_dir={"service.templates": "templates"},
-    package_data={"service.templates": ["*.html", "*.txt", "**/*.html", "**/*.txt"],
+    package_data={"service.templates": ["*.html", "*.txt", "**/*.html", "**/*.txt",
+                                        "translations/*/LC_MESSAGES/*.po",
+                                        "translations/*/LC_MESSAGES/*.mo"],
                   "service": ["static/*.css", "static/*.js", "static/*.svg"],
                   "": ["*.json", "*.md", "data/*.json", "**/*.json"]},
 )

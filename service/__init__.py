@@ -56,6 +56,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         set_runtime(runtime)  # inline jobs run against this app's connections
 
     from service import admin, api, csrf, devmail, errors, limits, lobby, openapi, play, security
+    from service import i18n  # the reader's language: Flask-Babel
+    i18n.register(app)
     errors.register(app)
     security.register(app)
     limits.register(app)

@@ -1,0 +1,104 @@
+"""Languages: the catalogs are complete and compiled, and the reader's language decides."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import fakeredis
+import pytest
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+from flask import render_template
+
+from service import create_app
+from service.i18n import reader_language
+from worker import i18n
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOGS = ROOT / "templates" / "translations"
+
+
+def catalog(language: str):
+    with open(CATALOGS / language / "LC_MESSAGES" / "messages.po", "rb") as f:
+        return read_po(f)
+
+
+@pytest.fixture
+def app():
+    return create_app({"REDIS_CLIENT": fakeredis.FakeRedis(decode_responses=True),
+                       "SECRET_KEY": "k" * 32, "TESTING": True})
+
+
+def test_every_german_message_is_translated_and_none_is_fuzzy():
+    untranslated = [m.id for m in catalog("de")
+                    if m.id and (not m.string or (isinstance(m.string, tuple)
+                                                  and not all(m.string)))]
+    fuzzy = [m.id for m in catalog("de") if m.id and m.fuzzy]
+    assert untranslated == [] and fuzzy == []
+
+
+def test_the_catalogs_hold_every_text_the_sources_mark(tmp_path):
+    """pybabel extract now gives exactly the committed template, and German has each."""
+    fresh = tmp_path / "messages.pot"
+    subprocess.run([sys.executable, "-m", "babel.messages.frontend", "extract", "-F",
+                    "babel.cfg", "-o", str(fresh), "--no-location", "--sort-output",
+                    "--omit-header", "."], cwd=ROOT, check=True, capture_output=True)
+    with open(fresh, "rb") as f:
+        marked = {m.id for m in read_po(f) if m.id}
+    with open(CATALOGS / "messages.pot", "rb") as f:
+        committed = {m.id for m in read_po(f) if m.id}
+    assert marked == committed, "run pybabel extract (README: Translations)"
+    assert marked <= {m.id for m in catalog("de") if m.id}, "run pybabel update"
+
+
+def _flat(text: str | tuple | list) -> str | tuple:
+    return text if isinstance(text, str) else tuple(text)
+
+
+def test_the_compiled_catalog_is_the_current_one():
+    with open(CATALOGS / "de" / "LC_MESSAGES" / "messages.mo", "rb") as f:
+        compiled = {_flat(m.id): _flat(m.string) for m in read_mo(f) if m.id}
+    source = {_flat(m.id): _flat(m.string) for m in catalog("de") if m.id and not m.fuzzy}
+    assert compiled == source, "run pybabel compile -d templates/translations"
+
+
+@pytest.mark.parametrize("asked, got", [("de", "de"), ("de-AT", "de"), ("de_DE", "de"),
+                                        ("en-GB", "en"), ("fr", "en"), (None, "en")])
+def test_a_language_we_lack_falls_back_to_english(asked, got):
+    assert i18n.language_of(asked) == got
+
+
+def test_a_page_without_a_player_follows_accept_language(app):
+    client = app.test_client()
+    german = client.get("/sign-in", headers={"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"})
+    assert "Schick mir einen Anmeldelink" in german.get_data(as_text=True)
+    english = client.get("/sign-in", headers={"Accept-Language": "fr, en;q=0.8"})
+    assert "Email me a sign-in link" in english.get_data(as_text=True)
+
+
+def test_the_players_language_beats_the_browsers(app):
+    with app.test_request_context("/", headers={"Accept-Language": "en"}):
+        reader_language("de")
+        page = render_template("signed_out.html")
+    assert "Überall abgemeldet" in page and "Signed out everywhere" not in page
+
+
+def test_plurals_come_from_the_catalog_not_a_hand_made_s(app):
+    def wait_text(minutes: int) -> str:
+        with app.test_request_context("/"):
+            reader_language("de")
+            return render_template("error.html", status=429, message="",
+                                   extra={"retry_after": minutes * 60})
+    assert "in etwa 1 Minute erneut" in wait_text(1)
+    assert "in etwa 5 Minuten erneut" in wait_text(5)
+
+
+def test_an_email_environment_speaks_its_readers_language():
+    template = "{% trans %}Sign in{% endtrans %} · {{ _('Start the game') }}"
+    assert i18n.email_env("de").from_string(template).render() == "Anmelden · Spiel starten"
+    assert i18n.email_env("en").from_string(template).render() == "Sign in · Start the game"
+    assert i18n.ngettext("de", "You may try again in about %(count)s minute.",
+                         "You may try again in about %(count)s minutes.", 2, count=2) \
+        == "Du kannst es in etwa 2 Minuten erneut versuchen."

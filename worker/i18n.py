@@ -1,0 +1,72 @@
+"""Languages: the gettext catalogs every page and email is rendered with.
+
+One set of catalogs serves the web pages (Flask-Babel, ``service/i18n.py``) and the
+worker's emails (a Jinja environment per language, :func:`email_env`).  They live with
+the templates, ``templates/translations/<lang>/LC_MESSAGES/messages.po`` (installed as
+package data of ``service.templates``), since both floors already find the templates
+there; the compiled ``.mo`` beside each ``.po`` is committed, so a plain ``pip install
+-e .`` has them with no build step (``tests/test_i18n.py`` fails when one is stale).
+
+English is the source language: its texts are the message ids, so an English reader
+needs no catalog at all.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import jinja2
+from babel.support import NullTranslations, Translations
+
+from worker.runtime import jinja_env, templates_dir
+
+DEFAULT = "en"
+LANGUAGES = ("en", "de")  # what a reader may get; English first, the fallback
+DOMAIN = "messages"
+
+
+def translations_dir() -> Path:
+    """Where the catalogs are: ``templates/translations``."""
+    return templates_dir() / "translations"
+
+
+def language_of(asked: str | None) -> str:
+    """``asked`` if we have it (``de``, ``de-AT``, ``de_DE`` all give ``de``), else English."""
+    if not asked:
+        return DEFAULT
+    base = asked.replace("_", "-").split("-")[0].strip().lower()
+    return base if base in LANGUAGES else DEFAULT
+
+
+@cache
+def translations(language: str) -> NullTranslations:
+    """The compiled catalog of ``language`` (English, or one we lack: no translation)."""
+    language = language_of(language)
+    if language == DEFAULT:
+        return NullTranslations()
+    return Translations.load(str(translations_dir()), [language], DOMAIN)
+
+
+@cache
+def email_env(language: str) -> jinja2.Environment:
+    """The email templates' environment for readers of ``language``, with Jinja's i18n
+    extension (``{% trans %}``, ``_()``, ``ngettext``) bound to its catalog."""
+    env = jinja_env()
+    env.add_extension("jinja2.ext.i18n")
+    env.install_gettext_translations(translations(language), newstyle=True)
+    return env
+
+
+def gettext(language: str, message: str, **values: object) -> str:
+    """``message`` in ``language``, with ``%(name)s`` placeholders filled from ``values``
+    (for texts built in code: subjects, answers)."""
+    text = translations(language).ugettext(message)
+    return text % values if values else text
+
+
+def ngettext(language: str, singular: str, plural: str, n: int, **values: object) -> str:
+    """The singular or plural form of a message for ``n``, in ``language``; ``%(num)d`` is
+    ``n``."""
+    text = translations(language).ungettext(singular, plural, n)
+    return text % {"num": n, **values}
