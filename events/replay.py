@@ -194,6 +194,7 @@ class Replayer:
         else:  # the snapshot, and the log's end, which usually reaches back to it
             pipe.get(key(game_id, "snapshot"))
             pipe.xrevrange(log, count=COLD_TAIL)
+        pipe.exists(key(game_id, "archived"))  # out of Redis: ``commands`` read nothing
         made, base, shared = None, None, None
         with sent(pipe) as trip:  # the held table is decoded while Redis answers
             if held is not None:
@@ -202,7 +203,10 @@ class Replayer:
                 shared = held[2] if work is not None else None
                 base = shared if shared is not None else self.unpack(held[1])
                 made = meanwhile(work, base)
-            *replies, first = trip.replies()
+            *replies, first, archived = trip.replies()
+        if archived == 1:
+            if self.store.restored(game_id):  # back in Redis: read it all again
+                return self.load_along(game_id, commands, check, work)
         if base is None:
             *replies, snapshot = replies
             if isinstance(snapshot, Exception):

@@ -66,6 +66,7 @@ from service.auth import (
 from service.bodies import body
 from service.current import after_append, rt
 from service.errors import ApiError
+from service.versions import at_version, steps
 
 # Defaults of the settings above (any of them may be given in the app's configuration).
 SETTINGS: dict[str, int] = {
@@ -276,13 +277,16 @@ def index():
 
 @bp.get("/games/<game_id>")
 def replay(game_id: str):
-    """The game at any version, as a spectator sees it, with the full log and tools."""
+    """The game at any version, as a spectator sees it (its picture beside its tables,
+    the event that made the version, steps through the versions: service.versions, as a
+    seat's history page has them), with the full log and tools."""
     runtime = rt()
     last = runtime.store.version(game_id)
     if last == 0:
         abort(404, "There is no such game.")
     at = min(max(request.args.get("at", last, type=int), 1), last)
-    table = runtime.games.load(game_id, at=at)
+    moment = at_version(runtime.games, game_id, None, at, last)
+    table = moment.table
     events = runtime.store.read(game_id)
     ok, count, problem = runtime.games.verify(game_id) if request.args.get("verify") else (
         None, last, "")
@@ -298,7 +302,8 @@ def replay(game_id: str):
         "admin/game.html", table=table, game=table.game, at=at, last=last, events=events,
         latest=latest, rules_versions=registry.get(table.kind).rules_versions,
         refold_rules=refold_rules, refold_report=report,
-        view=table.game.view(table.state, None), seat=None, names=table.names,
+        view=moment.view, seat=None, names=table.names, moment=moment,
+        steps=steps(at, last, lambda n: url_for("admin.replay", game_id=game_id, at=n)),
         seats=runtime.games.seats(game_id), verified=ok, problem=problem,
         lines={e["version"]: e for e in history.lines(
             runtime.store, game_id, table.game, table.names, None)})
