@@ -18,11 +18,14 @@ from typing import Any
 
 from events.envelope import Event
 from events.sent import Trip, sent
-from events.store import WRITER, key, writer_token
+from events.store import WRITER, ConflictError, key, writer_token
 
 # KEYS: the log, the guarding hash.  ARGV: the entry id, the hash field, the value it
-# must hold ('0' stands for none), then the entry's fields and values.
+# must hold ('0' stands for none), then the entry's fields and values.  No log past the
+# first event answers 0: the game is archived (its guard is out of Redis too), and the
+# caller's usual path restores it.
 _APPEND_IF = """
+if ARGV[1] ~= '0-1' and redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local current = redis.call('HGET', KEYS[2], ARGV[2]) or '0'
 if current ~= ARGV[3] then return current end
 redis.call('XADD', KEYS[1], ARGV[1], unpack(ARGV, 4))
@@ -74,6 +77,8 @@ class Appending:
                 raise result
         if isinstance(added, Exception):
             self._store.check_added(self._game_id, self.sealed, self._writer, added)
+        elif added == 0 and not isinstance(added, str):  # no log (archived): see the script
+            raise ConflictError(0)
         elif added is not None:
             raise GuardFailed(added)
         return self.sealed, replies

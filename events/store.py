@@ -119,6 +119,14 @@ class EventStore:
         # what stamps an event's ``at`` (an ISO string); the worker's runtime sets its
         # own, which tests can move (time controls fold these timestamps)
         self.clock = clock
+        # Called with a game id whose log is missing: brings the game back from its
+        # archive if it has one (events/archive.py; set by the runtime), whether it did.
+        # Every read and append of a log asks it, so no caller need know of archives.
+        self.restorer: Callable[[str], bool] | None = None
+
+    def restored(self, game_id: str) -> bool:
+        """Whether the game's missing log is back from its archive now."""
+        return self.restorer is not None and self.restorer(game_id)
 
     # -- writing -----------------------------------------------------------------------
     def append(self, game_id: str, expected_version: int, event: Event,
@@ -145,6 +153,9 @@ class EventStore:
             current, prev = (0, GENESIS) if not last else (
                 int(last[0][0].split("-", 1)[1]), last[0][1]["hash"])
             if current != expected_version:
+                if current == 0 and expected_version > 0 and self.restored(game_id):
+                    return self.append_then(game_id, expected_version, event, None, then,
+                                            writer)
                 raise ConflictError(current)
         sealed = Event(
             version=expected_version + 1, type=event.type, actor=event.actor,
@@ -160,13 +171,20 @@ class EventStore:
         :meth:`marked_pipeline`): the replies of ``then``; ConflictError if the version
         is taken."""
         pipe, marks = self.marked_pipeline(game_id, first=sealed.version == 1)
-        pipe.xadd(log, sealed.to_fields() | {WRITER: writer}, id=f"0-{sealed.version}")
+        # NOMKSTREAM past the first event: an append decided on a table a process held
+        # must not start a log afresh at version n + 1 once the game was archived.
+        pipe.xadd(log, sealed.to_fields() | {WRITER: writer}, id=f"0-{sealed.version}",
+                  nomkstream=sealed.version > 1)
         for command in then:
             pipe.execute_command(*command)
         replies = pipe.execute(raise_on_error=False)
         for result in replies[:marks]:
             if isinstance(result, Exception):
                 raise result
+        if replies[marks] is None:  # no log: archived (back now, so again), or no game
+            if self.restored(game_id):
+                return self._mark_then_add(game_id, sealed, log, then, writer)
+            raise ConflictError(0)
         self.check_added(game_id, sealed, writer, replies[marks])
         return replies[marks + 1:]
 
@@ -237,10 +255,12 @@ class EventStore:
     def version(self, game_id: str) -> int:
         """The last version in the game's log (0 for no game)."""
         last = self.redis.xrevrange(key(game_id, "log"), count=1)
+        if not last and self.restored(game_id):
+            return self.version(game_id)
         return int(last[0][0].split("-", 1)[1]) if last else 0
 
     def exists(self, game_id: str) -> bool:
-        return bool(self.redis.exists(key(game_id, "log")))
+        return bool(self.redis.exists(key(game_id, "log"))) or self.restored(game_id)
 
     def read(self, game_id: str, start: int = 1, end: int | None = None,
              raw: bool = False) -> list[Event]:
@@ -260,13 +280,19 @@ class EventStore:
         if end is not None and end < max(start, 1):
             return
         high = "+" if end is None or end >= MAX_VERSION else f"0-{end}"
-        pending: Trip | None = self._range(log, f"0-{max(start, 1)}", high, batch)
+        # the first read also asks whether the game is archived (same round trip): an
+        # empty tail is then told from a log that is not in Redis
+        pending: Trip | None = self._range(log, f"0-{max(start, 1)}", high, batch,
+                                           archived=key(game_id, "archived"))
         try:
             while pending is not None:
-                (entries,) = pending.replies()
+                entries, *archived = pending.replies()
                 if isinstance(entries, Exception):
                     raise entries
                 pending = None
+                if archived and archived[0] and not entries and self.restored(game_id):
+                    yield from self.iter(game_id, start, end, raw, batch)
+                    return
                 if len(entries) == batch:
                     low = f"0-{int(entries[-1][0].split('-', 1)[1]) + 1}"
                     pending = self._range(log, low, high, batch)
@@ -277,10 +303,14 @@ class EventStore:
             if pending is not None:  # the caller stopped early: the connection goes back clean
                 pending.close()
 
-    def _range(self, log: str, low: str, high: str, count: int) -> Trip:
-        """An XRANGE of the log on its way (see events/sent.py)."""
+    def _range(self, log: str, low: str, high: str, count: int,
+               archived: str | None = None) -> Trip:
+        """An XRANGE of the log on its way (see events/sent.py), and with ``archived``
+        an EXISTS of that key (the game's archive index entry)."""
         pipe = self.log_reader.pipeline(transaction=False)
         pipe.xrange(log, min=low, max=high, count=count)
+        if archived is not None and self.restorer is not None:
+            pipe.exists(archived)
         return Trip(pipe)
 
     def mark_dirty(self, game_id: str) -> None:
@@ -292,6 +322,9 @@ class EventStore:
         first (upcast)."""
         high = "+" if end is None or end >= MAX_VERSION else f"0-{max(end, 0)}"
         entries = self.log_reader.xrevrange(key(game_id, "log"), max=high, count=count)
+        # versions start at 1: nothing at or below ``end`` means no log in Redis
+        if not entries and (end is None or end >= 1) and self.restored(game_id):
+            return self.latest(game_id, count, end)
         return [upcast(Event.from_reply(entry_id, fields)) for entry_id, fields in entries]
 
     def backwards(self, game_id: str, end: int | None = None, page: int = 100

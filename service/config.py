@@ -58,6 +58,13 @@ DEFAULTS: dict[str, Any] = {
     "INBOUND_VERIFY_KEY": None,  # SendGrid's ECDSA public key: signed posts are checked
     "INBOUND_SMTP_PORT": 2525,  # `ravenpost serve`'s SMTP receiver (127.0.0.1)
     "REFUSALS_PER_HOUR": 5,  # answers to refused replies, per seat
+    # Games at rest leave Redis for one compressed file each (docs/archive.md): ended this
+    # many days ago, or no event for ARCHIVE_IDLE_DAYS.  ARCHIVE_URL: a directory or
+    # s3://bucket/prefix; None: DATA_DIR/archive (RAVENPOST_DATA_DIR, else ./var).
+    "ARCHIVE_URL": None,
+    "ARCHIVE_AFTER_DAYS": 7,
+    "ARCHIVE_IDLE_DAYS": 60,
+    "ARCHIVE_S3_ENDPOINT": None,  # an S3-compatible server's URL (None: AWS's)
 }
 
 ENV_KEYS = [
@@ -68,6 +75,7 @@ ENV_KEYS = [
     "SIGN_IN_LIMIT_PER_CLIENT", "QUIET_HOURS", "VOTE_HOURS",
     "TRUSTED_PROXY_ADDRESSES", "INBOUND_DOMAIN", "INBOUND_PREFIX", "INBOUND_SECRET",
     "INBOUND_VERIFY_KEY", "INBOUND_SMTP_PORT",
+    "ARCHIVE_URL", "ARCHIVE_AFTER_DAYS", "ARCHIVE_IDLE_DAYS", "ARCHIVE_S3_ENDPOINT",
 ]
 
 

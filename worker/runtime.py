@@ -18,6 +18,7 @@ from typing import Any
 import jinja2
 import redis
 
+from events.archive import Archives, default_url, restorer
 from events.gameplay import GameService
 from events.replay import Replayer
 from events.store import EventStore
@@ -76,11 +77,17 @@ class Runtime:
     emails: jinja2.Environment = field(init=False)
     enqueuer: Enqueuer = field(init=False)
     seen_notes: SeenNotes = field(init=False)
+    archives: Archives = field(init=False)
 
     def __post_init__(self) -> None:
         register_extra_games(self.config.get("EXTRA_GAMES"))
         self.store = EventStore(
             self.redis, clock=lambda: self.now().strftime("%Y-%m-%dT%H:%M:%S.%fZ"))
+        # an archived game comes back into Redis whenever its log is asked for
+        self.archives = Archives(self.config.get("ARCHIVE_URL") or default_url(),
+                                 self.config.get("ARCHIVE_S3_ENDPOINT"))
+        self.store.restorer = restorer(self.store, self.archives, keep_for=int(
+            float(self.config.get("ARCHIVE_AFTER_DAYS") or 7) * 86400))
         self.games = GameService(self.store)
         self.links = Links(self.config["SECRET_KEY"], self.config["LINK_MAX_AGE"],
                            self.config["PLAY_LINK_MAX_AGE"])
