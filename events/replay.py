@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from events import envelope as ev
 from events.envelope import Event, upcast
+from events.history_snapshots import HistorySnapshots
 from events.sent import meanwhile, sent
 from events.store import EventStore, UnknownGame, key
 from games import registry
@@ -146,6 +147,8 @@ class Replayer:
         self._cache: OrderedDict[str, tuple[int, bytes, Table | None]] = OrderedDict()
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
+        # past versions far from every other base: events/history_snapshots.py
+        self.history = HistorySnapshots(self)
 
     def load(self, game_id: str, at: int | None = None, use_snapshot: bool = True) -> Table:
         """The table at version ``at`` (default: the latest); ``use_snapshot=False``
@@ -161,6 +164,8 @@ class Replayer:
                 base = self.snapshot(game_id)
                 if base is not None and at is not None and base.version > at:
                     base = None
+            if at is not None and (base is None or at - base.version >= self.history.every):
+                return self.history.load(game_id, at)  # at most K-1 folds from a snapshot
         return self._load_from(game_id, base, at, use_snapshot,
                                list(self.store.iter(game_id, 1 if base is None
                                                     else base.version + 1, at)))
