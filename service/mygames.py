@@ -24,6 +24,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from games.protocol import IllegalMove
 from service import accounts, away
 from service.current import rt
+from service.i18n import reader_language
 from worker import channels, consent, digest, forced, leave, players, quiet
 from worker.links import check_current
 from worker.listing import listing
@@ -57,6 +58,7 @@ def _page(token: str | None, pid: str, *, status: int = 200, notice: str | None 
           error: str | None = None):
     runtime = rt()
     prefs = quiet.read_prefs(runtime.redis, pid)
+    reader_language(prefs.get("language"))
     tz = digest.player_tz(runtime, pid, prefs)
     rows = listing(runtime, pid, tz)
     held = [r for r in rows if r["game_id"] in set(consent.withheld(runtime.redis, pid))]

@@ -268,3 +268,17 @@ def test_a_fork_is_told_apart_from_its_original(client, rt):
     assert set(rows) == {original, fork}
     assert f"A fork: a copy of your game {original} as it stood at move 2" in rows[fork]
     assert "A fork" not in rows[original]
+
+
+def test_the_page_speaks_the_language_the_player_chose(client, rt):
+    make_game(rt, deadline_hours=5)
+    pid = players.player_id(rt.redis, ADA)
+    browser = client.get(me_url(rt), headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Deine Spiele" in browser  # no choice yet: the browser's language
+    players.save_prefs(rt.redis, pid, language="en")
+    chosen = client.get(me_url(rt), headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Your games" in chosen and "Deine Spiele" not in chosen
+    players.save_prefs(rt.redis, pid, language="de")
+    german = client.get(me_url(rt)).get_data(as_text=True)
+    assert "Deine Spiele" in german and "Du bist am Zug." in german
+    assert "Your settings" not in german
