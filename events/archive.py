@@ -45,7 +45,7 @@ FORMAT_VERSION = 1
 INDEX = "archived"  # the index entry's name among the game's keys (see key())
 RESTORED = "restored"  # a restored game's mark: the sweep leaves it alone while it lives
 # Rebuilt from the log, or transient: never archived (deleted with the game's keys).
-REBUILT = frozenset({"snapshot", "snapshot:prev", "snapshot_version", "projecting"})
+REBUILT = frozenset({"snapshot", "snapshot:prev", "snapshot_version", "history", "projecting"})
 NOT_ARCHIVED = REBUILT | {INDEX, RESTORED}
 LEVEL = 12  # zstandard level: a log is written once; 19 cost 4x the time for ~3% fewer bytes
 KILL_AT = "RAVENPOST_ARCHIVE_KILL_AT"  # tests: the step at which the process kills itself

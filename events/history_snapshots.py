@@ -174,6 +174,8 @@ class HistorySnapshots:
             pipe.execute_command("HGET", history_key(game_id), snapshot,
                                  **{NEVER_DECODE: True})
         replies = pipe.execute()
+        if not replies[0] and self.store.restored(game_id):  # archived: in Redis again now
+            return self._read(game_id, start, end, snapshot)
         events = [upcast(Event.from_reply(entry_id, fields)) for entry_id, fields
                   in replies[0]]
         return events, replies[1] if snapshot is not None else None

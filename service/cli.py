@@ -531,6 +531,61 @@ def admin_migrate(game_id: str, rules: str) -> None:
     click.echo(f"the game plays rules {rules} from version {event.version} on")
 
 
+@admin.command("archive")
+@click.option("--dry-run", is_flag=True, help="List the games at rest; archive nothing.")
+@click.option("--game", "game_ids", multiple=True,
+              help="Archive this game now, at rest or not (repeatable).")
+@_friendly
+def admin_archive(dry_run: bool, game_ids: tuple[str, ...]) -> None:
+    """Write every game at rest out of Redis to its archive file (see docs/archive.md):
+    ended ARCHIVE_AFTER_DAYS ago, or no event for ARCHIVE_IDLE_DAYS."""
+    from events.archive import ArchiveError
+    from worker import archive
+    rt = _admin_runtime()
+    if game_ids:
+        found = [archive.AtRest(g, "asked", rt.now()) for g in game_ids]
+    else:
+        found = [c for _offset, page in archive.walk(rt) for c in page]
+    failed = 0
+    for candidate in found:
+        if dry_run:
+            click.echo(f"{candidate.game_id}  at rest ({candidate.why}) since "
+                       f"{candidate.last:%Y-%m-%d %H:%M}")
+            continue
+        try:
+            done = archive.archive_one(rt, candidate.game_id)
+        except ArchiveError as exc:
+            failed += 1
+            click.echo(f"{candidate.game_id}  NOT archived: {exc}", err=True)
+            continue
+        if done is None:
+            click.echo(f"{candidate.game_id}  not archived: archived already, no such game, "
+                       "or it changed meanwhile")
+        else:
+            click.echo(f"{candidate.game_id}  archived: {done.entry['version']} events, "
+                       f"{done.file_bytes} bytes, {done.entry['url']}")
+    click.echo(f"{len(found)} games {'at rest' if dry_run else 'looked at'}")
+    sys.exit(1 if failed else 0)
+
+
+@admin.command("restore")
+@click.argument("game_id")
+@_friendly
+def admin_restore(game_id: str) -> None:
+    """Bring an archived game back into Redis now (any read or move of it does so too)."""
+    from events.archive import ArchiveError, index_entry, restore_game
+    rt = _admin_runtime()
+    entry = index_entry(rt.redis, game_id)
+    try:
+        back = restore_game(rt.store, rt.archives, game_id)
+    except ArchiveError as exc:
+        raise click.ClickException(str(exc)) from None
+    if not back:
+        raise click.ClickException(f"no such game: {game_id}")
+    click.echo(f"{game_id}: restored from {entry['url']}" if entry
+               else f"{game_id}: not archived (it is in Redis)")
+
+
 @main.group()
 def bots() -> None:
     """Legal-move bots (random, or a game's own policy)."""

@@ -36,7 +36,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from events.store import key
-from worker import channels, digest, due, held, inbox, timeouts
+from worker import archive, channels, digest, due, held, inbox, timeouts
 from worker import notify as mail
 from worker.notices import Notice, notice_done, pending_notices
 from worker.projection import (
@@ -307,6 +307,12 @@ def sweep() -> int:
     held.sweep(rt)  # held emails whose quiet hours are over
     digest.sweep(rt)  # daily digests due (every few minutes)
     inbox.sweep(rt)  # inbound mail whose job was lost or failed, once a minute each
+    try:
+        archive.sweep(rt)  # games at rest out of Redis, every ten minutes
+    except (RedisConnectionError, RedisTimeoutError):
+        raise
+    except Exception:  # a full disk or an unreachable bucket must not stop the sweep
+        log.exception("sweep: archiving failed")
     pipe = rt.redis.pipeline(transaction=False)
     pipe.incr(SWEEP_RUNS)
     pipe.set(SWEEP_LAST, str(time.time()))
