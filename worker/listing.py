@@ -48,12 +48,17 @@ def listing(rt, pid: str, tz: str | None = None) -> list[dict[str, Any]]:
         pipe.get(key(game_id, CLOCK_KEY))
         pipe.hgetall(key(game_id, "api-gen"))
         pipe.get(key(game_id, "forked_from"))  # kept by events.history.forked_from
+        pipe.get(key(game_id, "archived"))  # an archived game's entry keeps what is listed
     replies = pipe.execute()
     now = rt.now().timestamp()
     rows = []
     for i, game_id in enumerate(ids):
-        summary_raw, awaiting_raw, seats_raw, clock_raw, gens, fork_raw = \
-            replies[6 * i:6 * i + 6]
+        summary_raw, awaiting_raw, seats_raw, clock_raw, gens, fork_raw, archived = \
+            replies[7 * i:7 * i + 7]
+        if not summary_raw and archived:  # out of Redis (events/archive.py)
+            kept = json.loads(archived)
+            summary_raw = json.dumps(kept["summary"]) if kept.get("summary") else None
+            gens = kept.get("api-gen") or {}
         if not summary_raw:
             continue  # not projected yet (or gone)
         summary = json.loads(summary_raw)

@@ -292,3 +292,16 @@ def test_an_app_under_test_archives_nothing_unless_told_where(rt, new_game):
     rt.clock = lambda: start + timedelta(days=100)
     assert sweep_mod.sweep(rt) == []
     assert rt.store.exists(game_id)
+
+
+def test_my_games_still_lists_an_archived_game_without_restoring_it(archived_rt, ended):
+    from worker import players
+    from worker.listing import listing
+    game_id, _tokens, _table = ended
+    pid = players.player_id(archived_rt.redis, "ada@example.com")
+    before = [row for row in listing(archived_rt, pid) if row["game_id"] == game_id]
+    archive_game(archived_rt.store, archived_rt.archives, game_id)
+    after = [row for row in listing(archived_rt, pid) if row["game_id"] == game_id]
+    assert len(after) == 1 and after[0]["ended"]
+    assert after[0]["play_url"] == before[0]["play_url"]
+    assert index_entry(archived_rt.redis, game_id) is not None  # a list reads no log
