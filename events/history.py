@@ -17,86 +17,119 @@ from events.envelope import Event
 from events.replay import surviving
 from events.store import EventStore, key
 from games.protocol import Game
+from games.text import P, T
 
 
 def describe(event: Event, game: Game, names: list[str], seat: int | None,
              hidden: bool = False) -> str:
     """The log line ``seat`` (None: spectator or admin view without secrets) may read.
     ``hidden``: the event is a message (Said) that the admin hid since (see
-    :func:`hidden_messages`); its text is then left out."""
+    :func:`hidden_messages`); its text is then left out.  The line is a
+    :class:`~games.text.Text`: English, and translatable where its reader is known."""
     d = event.data
     if event.type == ev.MOVE_PLAYED:
         text = game.describe({"version": event.version, "actor": d["seat"],
                               "data": {"move": d["move"]}, "names": names}, seat)
         if d.get("auto") == "forced":  # see worker.forced
-            text = f"Played for {names[d['seat']]}: the only move. {text}"
+            text = T("Played for %(name)s: the only move. %(move)s", name=names[d["seat"]],
+                     move=text)
         elif d.get("auto"):  # a late player's (worker.timeouts)
-            text = f"{played_for(names[d['seat']], d['auto'])}: {text}"
-        return f"{text} (cannot be taken back: {d['final']})" if d.get("final") else text
+            text = T("%(how)s: %(move)s", how=played_for(names[d["seat"]], d["auto"]),
+                     move=text)
+        return T("%(move)s (cannot be taken back: %(why)s)", move=text, why=d["final"]) \
+            if d.get("final") else text
     if event.type == ev.GAME_CREATED:
-        return (f"{game.name} set up for {', '.join(d['names'])}; "
-                f"secret commitment {d['commitment'][:16]}…")
+        return T("%(game)s set up for %(names)s; secret commitment %(commitment)s…",
+                 game=game.name, names=", ".join(d["names"]),
+                 commitment=d["commitment"][:16])
     if event.type == ev.GAME_ENDED and d.get("early") and d["outcome"].get("vote"):
-        yes = ", ".join(names[s] for s in d["outcome"]["vote"]["yes"])
-        return f"Game over: {d['early']} by a vote ({yes}). Secret revealed: {d['secret']}"
+        return T("Game over: %(how)s by a vote (%(yes)s). Secret revealed: %(secret)s",
+                 how=d["early"], yes=", ".join(names[s] for s in d["outcome"]["vote"]["yes"]),
+                 secret=d["secret"])
     if event.type == ev.VOTE_CALLED:
-        return (f"{names[d['seat']]} proposes to {votes.WHAT.get(d['kind'], d['kind'])}; "
-                f"the vote is open until {d['expires'][:16].replace('T', ' ')} UTC")
+        return T("%(name)s proposes to %(what)s; the vote is open until %(until)s UTC",
+                 name=names[d["seat"]], what=votes.WHAT.get(d["kind"], d["kind"]),
+                 until=d["expires"][:16].replace("T", " "))
     if event.type == ev.VOTE_CAST:
-        what = votes.WHAT.get(d.get("kind", ""), "the proposal").split(" (")[0]
-        return (f"{names[d['seat']]} agrees to {what}" if d["accept"] else
-                f"{names[d['seat']]} refuses to {what}: the vote is over")
+        what = votes.WHAT_SHORT.get(d.get("kind", ""), T("the proposal"))
+        return T("%(name)s agrees to %(what)s", name=names[d["seat"]], what=what) \
+            if d["accept"] else \
+            T("%(name)s refuses to %(what)s: the vote is over", name=names[d["seat"]],
+              what=what)
     if event.type == ev.GAME_ENDED and d.get("early"):
         who = ", ".join(names[s] for s in d["outcome"].get("seats", []))
-        return (f"Game over: {d['early']}{' (' + who + ')' if who else ''}. "
-                f"Secret revealed: {d['secret']}")
+        if who:
+            return T("Game over: %(how)s (%(who)s). Secret revealed: %(secret)s",
+                     how=d["early"], who=who, secret=d["secret"])
+        return T("Game over: %(how)s. Secret revealed: %(secret)s", how=d["early"],
+                 secret=d["secret"])
     if event.type == ev.GAME_ENDED:
         winner = (d.get("outcome") or {}).get("winner")
-        return f"Game over. {winner + ' ' if winner else ''}Secret revealed: {d['secret']}"
+        if winner:
+            return T("Game over. %(winner)s Secret revealed: %(secret)s", winner=winner,
+                     secret=d["secret"])
+        return T("Game over. Secret revealed: %(secret)s", secret=d["secret"])
     if event.type == ev.REWOUND:
-        reason = f" ({d['reason']})" if d.get("reason") else ""
-        epoch = (f"; new secret commitment {d['commitment'][:16]}… (the old secret is "
-                 "public)") if d.get("commitment") else ""
-        return f"Rewound to move {d['to']} by {d['by']}{reason}{epoch}"
+        line = T("Rewound to move %(to)s by %(by)s (%(reason)s)", to=d["to"], by=d["by"],
+                 reason=d["reason"]) if d.get("reason") else \
+            T("Rewound to move %(to)s by %(by)s", to=d["to"], by=d["by"])
+        if d.get("commitment"):
+            return T("%(line)s; new secret commitment %(commitment)s… (the old secret is "
+                     "public)", line=line, commitment=d["commitment"][:16])
+        return line
     if event.type == ev.FORKED:
-        return f"Forked from game {d['from']} at move {d['at']}"
+        return T("Forked from game %(game)s at move %(at)s", game=d["from"], at=d["at"])
     if event.type == ev.RULES_MIGRATED:
-        return f"Rules changed from version {d['from']} to {d['to']} by {d['by']}"
+        return T("Rules changed from version %(old)s to %(new)s by %(by)s", old=d["from"],
+                 new=d["to"], by=d["by"])
     if event.type == ev.ADMIN_NOTE:
-        return f"Note: {d['text']}"
+        return T("Note: %(text)s", text=d["text"])
     if event.type == ev.SAID:  # table talk: the same line for every reader
-        who = names[d["seat"]] if 0 <= d["seat"] < len(names) else f"seat {d['seat'] + 1}"
-        return f"{who}: {HIDDEN_TEXT if hidden else d['text']}"
+        who = names[d["seat"]] if 0 <= d["seat"] < len(names) else \
+            T("seat %(n)s", n=d["seat"] + 1)
+        return T("%(who)s: %(text)s", who=who, text=HIDDEN_TEXT if hidden else d["text"])
     if event.type == ev.SAID_HIDDEN:
-        by = "the admin" if event.actor == "admin" else event.actor
-        return f"A message was hidden by {by}"
+        if event.actor == "admin":
+            return T("A message was hidden by the admin")
+        return T("A message was hidden by %(by)s", by=event.actor)
     if event.type == ev.REMINDER_SENT:
-        return {"skipped": f"No reminder to {names[d['seat']]}: they looked at the game "
-                           "within the hour",
-                "held": f"Reminder to {names[d['seat']]} held until their quiet hours end",
-                "none": f"No reminder email to {names[d['seat']]} (muted or no address)",
-                "failed": f"The reminder to {names[d['seat']]} could not be sent"}.get(
-                    d.get("outcome", "sent"), f"Reminder sent to {names[d['seat']]}")
+        name = names[d["seat"]]
+        return {"skipped": T("No reminder to %(name)s: they looked at the game within the "
+                             "hour", name=name),
+                "held": T("Reminder to %(name)s held until their quiet hours end", name=name),
+                "none": T("No reminder email to %(name)s (muted or no address)", name=name),
+                "failed": T("The reminder to %(name)s could not be sent", name=name)}.get(
+                    d.get("outcome", "sent"), T("Reminder sent to %(name)s", name=name))
     if event.type == ev.DEADLINE_SET:
-        return f"Deadline set for {names[d['seat']]}: {d['deadline']}"
+        return T("Deadline set for %(name)s: %(deadline)s", name=names[d["seat"]],
+                 deadline=d["deadline"])
     if event.type == ev.UNDO_REQUESTED:
-        return f"{names[d['seat']]} asks to take back their last move"
+        return T("%(name)s asks to take back their last move", name=names[d["seat"]])
     if event.type == ev.UNDO_ANSWERED:
-        return f"{names[d['seat']]} {'allows' if d['accept'] else 'refuses'} the take-back"
+        return T("%(name)s allows the take-back", name=names[d["seat"]]) if d["accept"] \
+            else T("%(name)s refuses the take-back", name=names[d["seat"]])
     if event.type == ev.TIMED_OUT:
-        return f"{names[d['seat']]} ran out of time{TIMEOUT_NOTES.get(d.get('policy'), '')}" \
-            + ("; this game has no pass, so it waits" if d.get("no_pass") else "")
+        line = T("%(name)s ran out of time%(note)s", name=names[d["seat"]],
+                 note=TIMEOUT_NOTES.get(d.get("policy"), ""))
+        return T("%(line)s; this game has no pass, so it waits", line=line) \
+            if d.get("no_pass") else line
     if event.type == ev.VACATION_DECLARED:
-        return f"{names[d['seat']]} will be away from {d['from']} until {d['until']}"
+        return T("%(name)s will be away from %(start)s until %(end)s", name=names[d["seat"]],
+                 start=d["from"], end=d["until"])
     if event.type == ev.BOT_SEATED:
-        return (f"A stand-in plays for {names[d['seat']]} from now on "
-                f"({d.get('after', 'several')} time-outs in a row)")
+        if "after" in d:
+            return P("A stand-in plays for %(name)s from now on (%(n)s time-out in a row)",
+                     "A stand-in plays for %(name)s from now on (%(n)s time-outs in a row)",
+                     d["after"], name=names[d["seat"]])
+        return T("A stand-in plays for %(name)s from now on (several time-outs in a row)",
+                 name=names[d["seat"]])
     if event.type == ev.BOT_UNSEATED:
-        return f"{names[d['seat']]} is back; the stand-in stops playing for them"
+        return T("%(name)s is back; the stand-in stops playing for them",
+                 name=names[d["seat"]])
     return event.type
 
 
-HIDDEN_TEXT = "(hidden by the admin)"  # what a hidden message shows (events.talk too)
+HIDDEN_TEXT = T("(hidden by the admin)")  # what a hidden message shows (events.talk too)
 
 
 def hidden_messages(events: list[Event]) -> set[int]:
@@ -113,15 +146,15 @@ def describe_in_log(store: EventStore, game_id: str, event: Event, game: Game,
     return describe(event, game, names, seat, hidden=hidden)
 
 
-TIMEOUT_NOTES = {"wait": "; the game waits", "skip": "; the turn is passed",
-                 "auto": "; a move is played for them", "bot": "; a move is played for them",
-                 "forfeit": "; they forfeit"}
+TIMEOUT_NOTES = {"wait": T("; the game waits"), "skip": T("; the turn is passed"),
+                 "auto": T("; a move is played for them"),
+                 "bot": T("; a move is played for them"), "forfeit": T("; they forfeit")}
 
 
 def played_for(name: str, auto: str) -> str:
     """How the history says a move was played for a player (``data.auto``)."""
-    return f"played for {name}: time ran out" if auto == "timeout" else \
-        f"played for {name} by the stand-in"
+    return T("played for %(name)s: time ran out", name=name) if auto == "timeout" else \
+        T("played for %(name)s by the stand-in", name=name)
 
 
 def undone(store: EventStore, game_id: str, events: list[Event]) -> set[int]:

@@ -35,13 +35,15 @@ from typing import Any
 from events import envelope as ev
 from events.envelope import Event
 from games.protocol import Game, IllegalMove, State
+from games.text import T
 
 VOTE_HOURS = 72.0  # how long a vote stays open by default
 MAX_VOTE_HOURS = 30 * 24.0  # bounds how far back the log is read to find an open vote
 KINDS = ("abandon", "end")
 REASONS = {"abandon": "abandoned", "end": "ended early"}
-WHAT = {"abandon": "abandon the game (no winner)",
-        "end": "end the game now (the current scores decide)"}
+WHAT = {"abandon": T("abandon the game (no winner)"),
+        "end": T("end the game now (the current scores decide)")}
+WHAT_SHORT = {"abandon": T("abandon the game"), "end": T("end the game now")}
 
 
 def parse_time(text: str) -> datetime:

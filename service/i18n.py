@@ -12,7 +12,7 @@ from __future__ import annotations
 from flask import Flask, g, has_request_context, request
 from flask_babel import Babel
 
-from worker.i18n import DEFAULT, LANGUAGES, language_of, translations_dir
+from worker.i18n import DEFAULT, LANGUAGES, finalizer, language_of, translations_dir
 
 
 def reader_language(language: str | None) -> None:
@@ -35,6 +35,8 @@ def select_language() -> str:
 def register(app: Flask) -> None:
     """Flask-Babel on ``app``: Jinja's i18n extension in every template, the catalogs."""
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
+    # before anything builds app.jinja_env: the games' Texts print in the reader's language
+    app.jinja_options = {**app.jinja_options, "finalize": finalizer(select_language)}
     Babel(app, locale_selector=select_language,
           default_translation_directories=str(translations_dir()))
     app.context_processor(lambda: {"page_language": select_language()})

@@ -10,14 +10,20 @@ import fakeredis
 import pytest
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
-from flask import render_template
+from flask import render_template, render_template_string
 
+from events import envelope as ev
+from events import history
+from events.envelope import Event
+from games import registry
+from games.text import P, T
 from service import create_app
 from service.i18n import reader_language
 from worker import i18n
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGS = ROOT / "templates" / "translations"
+KEYWORDS = ("-k", "T", "-k", "P:1,2")  # games.text's markers, as the README's command
 
 
 def catalog(language: str):
@@ -44,7 +50,7 @@ def test_the_catalogs_hold_every_text_the_sources_mark(tmp_path):
     """pybabel extract now gives exactly the committed template, and German has each."""
     fresh = tmp_path / "messages.pot"
     subprocess.run([sys.executable, "-m", "babel.messages.frontend", "extract", "-F",
-                    "babel.cfg", "-o", str(fresh), "--no-location", "--sort-output",
+                    "babel.cfg", *KEYWORDS, "-o", str(fresh), "--no-location", "--sort-output",
                     "--omit-header", "."], cwd=ROOT, check=True, capture_output=True)
     with open(fresh, "rb") as f:
         marked = {m.id for m in read_po(f) if m.id}
@@ -103,3 +109,37 @@ def test_an_email_environment_speaks_its_readers_language():
     assert i18n.ngettext("de", "You may try again in about %(count)s minute.",
                          "You may try again in about %(count)s minutes.", 2, count=2) \
         == "Du kannst es in etwa 2 Minuten erneut versuchen."
+
+
+def test_a_history_line_is_english_and_says_itself_again_in_german():
+    game = registry.get("kings-guild")
+    line = history.describe(Event(7, ev.UNDO_REQUESTED, "seat", {"seat": 1}), game,
+                            ["Ann", "Bo"], 0)
+    assert line == "Bo asks to take back their last move"  # as stored, sent and tested
+    assert i18n.translate(line, "de") == "Bo bittet darum, den letzten Zug zurückzunehmen"
+    seated = history.describe(Event(8, ev.BOT_SEATED, "system", {"seat": 0, "after": 3}),
+                              game, ["Ann", "Bo"], 0)
+    assert i18n.translate(seated, "de") == \
+        "Ab jetzt spielt eine Vertretung für Ann (3 Zeitüberschreitungen in Folge)"
+
+
+def test_a_texts_values_are_said_in_the_readers_language_too():
+    line = T("%(name)s proposes to %(what)s; the vote is open until %(until)s UTC",
+             name="Ann", what=T("abandon the game (no winner)"), until="2026-12-05 10:00")
+    assert i18n.translate(line, "de") == ("Ann schlägt vor: das Spiel abbrechen (ohne "
+                                          "Sieger); abgestimmt wird bis 2026-12-05 10:00 UTC")
+    assert i18n.translate(line, "en") is line
+    unknown = T("A sentence no catalog has, %(x)s", x=P("%(n)s coin", "%(n)s coins", 2))
+    assert i18n.translate(unknown, "de") == "A sentence no catalog has, 2 coins"
+
+
+def test_pages_print_a_games_text_in_the_readers_language_with_no_filter(app):
+    line = T("%(name)s allows the take-back", name="Bo")
+    with app.test_request_context("/", headers={"Accept-Language": "de"}):
+        assert render_template_string("<p>{{ line }}</p>", line=line) == \
+            "<p>Bo erlaubt die Rücknahme</p>"
+    with app.test_request_context("/"):
+        assert render_template_string("<p>{{ line }}</p>", line=line) == \
+            "<p>Bo allows the take-back</p>"
+    assert i18n.email_env("de").from_string("{{ line }}").render(line=line) == \
+        "Bo erlaubt die Rücknahme"

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from babel.support import NullTranslations, Translations
 
+from games.text import Text
 from worker.runtime import jinja_env, templates_dir
 
 DEFAULT = "en"
@@ -48,11 +50,34 @@ def translations(language: str) -> NullTranslations:
     return Translations.load(str(translations_dir()), [language], DOMAIN)
 
 
+def translate(value: Any, language: str) -> Any:
+    """``value`` said in ``language`` if it is a game's :class:`~games.text.Text` (its
+    values translated too), else ``value`` itself.  A message the catalog lacks stays
+    English."""
+    if not isinstance(value, Text) or language_of(language) == DEFAULT:
+        return value
+    catalog = translations(language)
+    values = {k: translate(v, language) for k, v in value.values.items()}
+    said = catalog.ungettext(value.msgid, value.plural, value.n) if value.plural \
+        else catalog.ugettext(value.msgid)
+    return said % values if values else said
+
+
+def finalizer(language_now: Any) -> Any:
+    """A Jinja ``finalize``: every ``{{ … }}`` that prints a game's Text prints it in
+    the language ``language_now()`` names, so templates need no filter for it."""
+    def finalize(value: Any) -> Any:
+        return translate(value, language_now()) if isinstance(value, Text) else value
+    return finalize
+
+
 @cache
 def email_env(language: str) -> jinja2.Environment:
     """The email templates' environment for readers of ``language``, with Jinja's i18n
-    extension (``{% trans %}``, ``_()``, ``ngettext``) bound to its catalog."""
+    extension (``{% trans %}``, ``_()``, ``ngettext``) bound to its catalog, and the
+    games' Texts said in that language."""
     env = jinja_env()
+    env.finalize = finalizer(lambda: language)
     env.add_extension("jinja2.ext.i18n")
     env.install_gettext_translations(translations(language), newstyle=True)
     return env
