@@ -269,21 +269,35 @@ def index_entry(client: redis.Redis, game_id: str) -> dict[str, Any] | None:
     return json.loads(raw) if raw else None
 
 
+ENTRY_CHARS = 700  # an index entry's JSON at most: MEMORY USAGE stays under 1 KB
+
+
 def _listed(keys: dict[str, Any]) -> dict[str, Any]:
-    """What the lobby's lists read of an archived game, kept in its index entry (a few
-    hundred bytes): its summary and its seats' link generations."""
+    """What the lobby's lists read of an archived game, kept in its index entry: its
+    summary (what worker/listing.py shows) and its seats' link generations."""
     kept: dict[str, Any] = {}
     summary = keys.get("summary")
     if summary and summary["type"] == "string":
         data = json.loads(summary["value"])
-        kept["summary"] = {k: data.get(k) for k in ("id", "kind", "name", "version", "names",
-                                                     "ended", "updated")}
-        kept["summary"]["to_act"] = []
-        kept["summary"]["outcome"] = None
+        kept["summary"] = {k: data.get(k) for k in ("kind", "name", "names", "ended",
+                                                     "updated")}
     generations = keys.get("api-gen")
     if generations and generations["type"] == "hash":
         kept["api-gen"] = generations["value"]
     return kept
+
+
+def _entry_json(entry: dict[str, Any]) -> str:
+    """The index entry as stored, within ``ENTRY_CHARS``: long player names go first,
+    then the summary (the game then drops out of its players' lists until restored)."""
+    text = json.dumps(entry, separators=(",", ":"))
+    if len(text) > ENTRY_CHARS and "summary" in entry:
+        entry["summary"]["names"] = []
+        text = json.dumps(entry, separators=(",", ":"))
+    if len(text) > ENTRY_CHARS:
+        entry.pop("summary", None)
+        text = json.dumps(entry, separators=(",", ":"))
+    return text
 
 
 def archive_game(store: EventStore, archives: Archives, game_id: str,
@@ -326,7 +340,7 @@ def archive_game(store: EventStore, archives: Archives, game_id: str,
             entry = {"url": url, "sha256": digest, "version": count, "head": head,
                      "at": now, "bytes": len(blob), **_listed(keys)}
             pipe.multi()
-            pipe.set(index_key, json.dumps(entry, separators=(",", ":")))
+            pipe.set(index_key, _entry_json(entry))
             pipe.delete(log_key, *(key(game_id, n) for n in [*names, *REBUILT, RESTORED]))
             pipe.execute()
         except redis.WatchError:

@@ -44,7 +44,9 @@ class AtRest:
 
 
 def days(rt: Any, name: str, default: float) -> timedelta:
-    return timedelta(days=float(rt.config.get(name) or default))
+    """A setting in days (a number, or its text from the environment)."""
+    value = rt.config.get(name)
+    return timedelta(days=default if value in (None, "") else float(value))
 
 
 def at_rest(last_at: str, summary_raw: str | None, restored: bool, now: datetime,

@@ -86,8 +86,9 @@ class Runtime:
         # an archived game comes back into Redis whenever its log is asked for
         self.archives = Archives(self.config.get("ARCHIVE_URL") or default_url(),
                                  self.config.get("ARCHIVE_S3_ENDPOINT"))
+        after = self.config.get("ARCHIVE_AFTER_DAYS")
         self.store.restorer = restorer(self.store, self.archives, keep_for=int(
-            float(self.config.get("ARCHIVE_AFTER_DAYS") or 7) * 86400))
+            float(7 if after in (None, "") else after) * 86400))
         self.games = GameService(self.store)
         self.links = Links(self.config["SECRET_KEY"], self.config["LINK_MAX_AGE"],
                            self.config["PLAY_LINK_MAX_AGE"])
