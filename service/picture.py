@@ -7,8 +7,11 @@ emails draw the same one); this module is the web side only.
 
 from __future__ import annotations
 
+import html
 import json
 import math
+import re
+from datetime import datetime
 from numbers import Real
 from typing import Any
 
@@ -41,6 +44,64 @@ def move_choices(game: Game, state: State, seat: int,
                               for s in steps] or [{"label": label, "group": None}],
                     "targets": [str(t) for t in targets]})
     return out
+
+
+_TARGET_TITLE = re.compile(r'<g\b[^>]*\bdata-target="([^"]+)"[^>]*>\s*<title>([^<]*)</title>')
+
+
+def target_labels(picture: str | None) -> dict[str, str]:
+    """What each clickable shape of ``picture`` is, in the game's words: ``{target:
+    label}`` from the tooltip the page's picture gives it (``Quarry: 1 + 1 Stone per
+    Worker. Workers: ...`` gives ``Quarry``), so the page never shows a player the
+    target's internal name (``loc:quarry``)."""
+    out: dict[str, str] = {}
+    for target, title in _TARGET_TITLE.findall(picture or ""):
+        name = html.unescape(target)
+        if name not in out:
+            out[name] = short_label(html.unescape(title))
+    return out
+
+
+def short_label(title: str, longest: int = 60) -> str:
+    """A tooltip's name part: up to its first ``:``, ``;`` or ``.`` outside brackets."""
+    depth = 0
+    for i, ch in enumerate(title):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth = max(0, depth - 1)
+        elif depth == 0 and (ch in ":;" or ch == "." and title[i + 1:i + 2] in (" ", "")
+                             and len(title[:i].split()[-1:][0] if title[:i].split() else "") > 3):
+            title = title[:i]
+            break
+    title = title.strip()
+    return title if len(title) <= longest else title[:longest - 1].rstrip() + "…"
+
+
+def fallback_label(target: str) -> str:
+    """A target without a tooltip named in words: ``loc:town_centre`` -> ``town centre``."""
+    parts = [p for p in target.split(":")[1:] if not p.isdigit()] or target.split(":")
+    return " ".join(parts).replace("_", " ").strip() or target
+
+
+def time_left(deadline: str | None, now: datetime) -> str | None:
+    """``2 days 4 h left``, ``3 h 20 min left``, ``12 min left``, ``time is up`` for an
+    ISO deadline; None without one."""
+    if not deadline:
+        return None
+    try:
+        seconds = (datetime.fromisoformat(deadline) - now).total_seconds()
+    except (TypeError, ValueError):
+        return None
+    if seconds <= 0:
+        return "time is up"
+    minutes = int(seconds // 60)
+    days, hours, mins = minutes // 1440, minutes // 60 % 24, minutes % 60
+    if days:
+        return f"{days} day{'s' if days != 1 else ''} {hours} h left"
+    if hours:
+        return f"{hours} h {mins} min left"
+    return f"{max(mins, 1)} min left"
 
 
 SCORE_FIELDS = ("score", "prestige", "vp")  # a player's public score in a view's players

@@ -25,14 +25,23 @@ from events import envelope as ev
 from events import history
 from events.audit import cached_audit
 from events.envelope import Event
-from events.picture import deadline_text, local_time, picture_of, seat_clock
+from events.picture import local_time, picture_of, seat_clock
 from events.store import ConflictError
 from events.votes import WHAT, ended_line, needed
 from games.protocol import IllegalMove
+from games.svg import seat_colour
 from service import away, optout
 from service.api import request_time, vote_hours
 from service.current import after_append, rt
-from service.picture import chart_names, move_choices, score_chart, score_series
+from service.picture import (
+    chart_names,
+    fallback_label,
+    move_choices,
+    score_chart,
+    score_series,
+    target_labels,
+    time_left,
+)
 from worker import forced, players, quiet
 from worker.links import (
     Link,
@@ -86,8 +95,17 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
     play_token = runtime.links.make(link.game_id, link.seat, "play",
                                     generation=link.generation)
     choices = move_choices(game, table.state, link.seat, moves)
-    deadline = deadline_text(runtime.games, link.game_id, link.seat, to_act)
+    due, tz = seat_clock(runtime.games, link.game_id, link.seat, to_act)
+    deadline = local_time(due, tz)
     picture = picture_of(runtime.games, table, link.seat, deadline=deadline)
+    # a phone's picture: the game's narrow layout with larger text (the email's), shown
+    # instead of the page's below a phone's width when the game draws one of its own
+    phone_picture = picture_of(runtime.games, table, link.seat, deadline=deadline,
+                               medium="email") if picture else None
+    if phone_picture == picture:
+        phone_picture = None
+    history_lines = history.lines(runtime.store, link.game_id, game, table.names, link.seat,
+                                  last=30)
     chart = None
     if table.ended and link.purpose == "play":
         names = chart_names(table)
@@ -97,8 +115,7 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
         "game.html", table=table, game=game, seat=link.seat, names=table.names,
         view=game.view(table.state, link.seat), choices=choices, to_act=to_act,
         outcome=table.outcome() if table.ended else None, post_url=post_url, error=error,
-        notice=notice, history=history.lines(runtime.store, link.game_id, game, table.names,
-                                             link.seat, last=30),
+        notice=notice, history=history_lines, recent=_since_last_turn(history_lines, link.seat),
         rules=game.rules_summary(),
         play_token=play_token, play_url=url_for("play.page", token=play_token),
         undo=runtime.games.pending_undo(link.game_id, reader=link.seat),
@@ -108,10 +125,14 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
         stale=stale, personal=link.purpose == "play", api_token=token,
         # the SVG is built by games.svg, which escapes every text and attribute
         picture=Markup(picture) if picture else None,  # noqa: S704
+        phone_picture=Markup(phone_picture) if phone_picture else None,  # noqa: S704
         chart=Markup(chart) if chart else None,  # noqa: S704
         builder=_builder_data(choices),
+        target_names=_target_names(choices, picture),
         played_for_you=played_for_you,
-        deadline=deadline,
+        deadline=deadline, due=due if not table.ended else None,
+        time_left=time_left(due, request_time()) if not table.ended else None,
+        seat_colour=seat_colour(link.seat),
         scrub_url=url_for("play.at_version", token=play_token,
                           version=max(1, table.version - 1)) if table.version > 1 else None,
     ), status
@@ -131,6 +152,29 @@ def _builder_data(choices: list[dict]) -> list[dict] | None:
     if not any(len(c["steps"]) > 1 or c["targets"] for c in choices):
         return None
     return [{k: c[k] for k in ("value", "label", "steps", "targets")} for c in choices]
+
+
+def _target_names(choices: list[dict], picture: str | None) -> dict[str, str]:
+    """Each target a move acts on, in the game's words (the page's picture's tooltip,
+    else the move's label when one move alone acts on it): what the builder says was
+    clicked, never the internal name (``loc:quarry``)."""
+    labels = target_labels(picture)
+    named: dict[str, str] = {}
+    for c in choices:
+        for t in c["targets"]:
+            if t in named:
+                continue
+            acting = [m["label"] for m in choices if t in m["targets"]]
+            named[t] = labels.get(t) or (acting[0] if len(acting) == 1 else fallback_label(t))
+    return named
+
+
+def _since_last_turn(lines: list[dict], seat: int) -> list[dict]:
+    """The moves made since ``seat``'s last one that stands (the short log beside the
+    board); the last few if it made none among ``lines``."""
+    moves = [h for h in lines if h["type"] == ev.MOVE_PLAYED and not h["undone"]]
+    mine = [i for i, h in enumerate(moves) if h["actor"] == f"seat:{seat}"]
+    return moves[mine[-1] + 1:] if mine else moves[-8:]
 
 
 @bp.get("/play/<token>/at/<int:version>")

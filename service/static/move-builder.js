@@ -13,6 +13,10 @@
   var form = document.getElementById("move-form");
   if (!data || !form) { return; }
   var moves = JSON.parse(data.textContent);
+  // each target's name in the game's words ("Quarry", not "loc:quarry")
+  var namesData = document.getElementById("target-names");
+  var targetNames = namesData ? JSON.parse(namesData.textContent) : {};
+  function targetName(t) { return targetNames[t] || t.split(":").slice(1).join(" ").replace(/_/g, " ") || t; }
 
   // A move's steps as segments: {single: label} or {group: name, items: [labels]}.
   function segments(steps) {
@@ -77,10 +81,30 @@
   box.className = "builder";
   box.innerHTML = '<p class="path"></p><p class="status muted" aria-live="polite"></p>' +
     '<div class="options" role="group" aria-label="Choices"></div>' +
-    '<div class="controls"><button type="button" data-act="back">Back</button>' +
-    '<button type="button" data-act="reset">Reset</button></div>';
+    '<div class="controls"><button type="button" data-act="back">Undo this step</button>' +
+    '<button type="button" data-act="reset">Start over</button></div>';
   var heading = form.querySelector("h2");
   heading.parentNode.insertBefore(box, heading.nextSibling);
+  form.classList.add("has-builder");
+  // "Done" sits with the builder's controls, always in view in the action bar
+  var send = form.querySelector("button[type=submit]");
+  if (send) {
+    box.querySelector(".controls").appendChild(send);
+    send.classList.add("done");
+  }
+  // The plain list of every move stays one tap away (open at a desk, folded on a phone,
+  // where the action bar has room only for the builder).
+  var list = form.querySelector(".move-list");
+  if (list) {
+    var fold = document.createElement("details");
+    var summary = document.createElement("summary");
+    var count = form.querySelectorAll("input[name=move], select[name=move] option").length;
+    summary.textContent = "Every move as a list (" + count + ")";
+    fold.appendChild(summary);
+    while (list.firstChild) { fold.appendChild(list.firstChild); }
+    list.appendChild(fold);
+    fold.open = !window.matchMedia || window.matchMedia("(min-width: 60rem)").matches;
+  }
   var path = box.querySelector(".path"), status = box.querySelector(".status"),
     options = box.querySelector(".options");
 
@@ -123,7 +147,7 @@
     var words = state.decisions.map(function (d) {
       return "single" in d ? d.single : d.group + ": " + (d.picked.map(short).join(", ") || "…");
     });
-    if (state.target) { words.unshift("on the picture: " + state.target); }
+    if (state.target) { words.unshift("on the board: " + targetName(state.target)); }
     path.textContent = words.length ? "Chosen so far: " + words.join(" › ") : "Build your move:";
 
     if (found.length === 1) {
@@ -133,9 +157,10 @@
       strong.className = "chosen";
       strong.textContent = "Your move: " + found[0].label;
       status.appendChild(strong);
-      status.appendChild(document.createTextNode(" (send it with the button below)"));
+      status.appendChild(document.createTextNode(" (press Done to send it)"));
       markTargets(found);
       if (hadFocus) { form.querySelector("button[type=submit]").focus(); }
+      if (send) { send.disabled = false; }
       return;
     }
     choose(null);
