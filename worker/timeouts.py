@@ -194,8 +194,8 @@ def catch_up(rt: Runtime) -> int:
 
     def index(ids: list[str]) -> int:
         pipe = rt.redis.pipeline(transaction=False)
-        for game_id in ids:
-            pipe.exists(key(game_id, CLOCK_KEY))
+        for game_id in ids:  # an archived game (events/archive.py) is at rest: no clocks
+            pipe.exists(key(game_id, CLOCK_KEY), key(game_id, "archived"))
         folds = 0
         for n, (game_id, has_clocks) in enumerate(zip(ids, pipe.execute(), strict=True)):
             if has_clocks:

@@ -305,3 +305,11 @@ def test_my_games_still_lists_an_archived_game_without_restoring_it(archived_rt,
     assert len(after) == 1 and after[0]["ended"]
     assert after[0]["play_url"] == before[0]["play_url"]
     assert index_entry(archived_rt.redis, game_id) is not None  # a list reads no log
+
+
+def test_the_clocks_catch_up_walk_passes_archived_games_by(archived_rt, ended):
+    from worker import timeouts
+    game_id, _tokens, _table = ended
+    archive_game(archived_rt.store, archived_rt.archives, game_id)
+    timeouts.catch_up(archived_rt)
+    assert keys_of(archived_rt, game_id) == ["archived"]
