@@ -40,7 +40,7 @@ GAMES = sorted(SOURCES)
 # German inflection endings a term may take in running text ("der Barde", "den Barden",
 # "platzieren" / "du platzierst").
 _ENDINGS = ("en", "er", "es", "em", "e", "n", "s")
-_ENDING_RE = r"(?:e|en|er|es|em|n|s|ns|ern|t|st|et|est|te|ten)?"
+_ENDING = r"(?:e|en|er|es|em|n|s|ns|ern|t|st|et|est|te|ten)"
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,8 @@ def prose(text: str) -> str:
 
 
 def german_pattern(term: str) -> re.Pattern[str]:
-    """``term`` in running German text, each word allowed its inflection endings."""
+    """``term`` in running German text, each word allowed its inflection endings: the word
+    and an optional ending, or its stem and an ending ("Barde": "Barde", "Barden", not "Bard")."""
     parts = []
     for word in term.split():
         stem = word
@@ -108,7 +109,7 @@ def german_pattern(term: str) -> re.Pattern[str]:
             if word.endswith(end) and len(word) - len(end) >= 4:
                 stem = word[: -len(end)]
                 break
-        parts.append(f"(?:{re.escape(word)}|{re.escape(stem)})" + _ENDING_RE)
+        parts.append(f"(?:{re.escape(word)}{_ENDING}?|{re.escape(stem)}{_ENDING})")
     return re.compile(r"(?<!\w)" + r"\s+".join(parts) + r"(?!\w)", re.IGNORECASE)
 
 
@@ -157,8 +158,11 @@ def test_no_english_name_is_left_in_the_rules_page(game: str) -> None:
     left = []
     for row in glossary(game):
         term = row.english_key
-        if not row.names or any(_word(term, re.IGNORECASE).search(a) for a in row.alternatives):
-            continue  # the German name is the English one (Alchemist, Quest, Gold ...)
+        if not row.names or any(
+            _word(term, re.IGNORECASE).search(a) or re.fullmatch(re.escape(a) + _ENDING, term)
+            for a in row.alternatives
+        ):
+            continue  # the English name is a German form too (Alchemist, Gold, Mandat/Mandate)
         if _word(term).search(text):
             left.append(term)
     assert not left, f"{game}: English names left untranslated in RULES.de.md: {left}"
