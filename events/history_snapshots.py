@@ -36,7 +36,7 @@ from __future__ import annotations
 import marshal
 import os
 import zlib
-from typing import TYPE_CHECKING
+from typing import Any
 
 from redis.client import NEVER_DECODE
 
@@ -45,8 +45,9 @@ from events.envelope import Event, upcast
 from events.store import LRU, UnknownGame, key
 from games import registry
 
-if TYPE_CHECKING:
-    from events.replay import Replayer, Table
+# events.replay imports this module (its Replayer makes one), so the types stay loose
+# here: ``replayer`` is an events.replay.Replayer, a ``Table`` its events.replay.Table.
+Replayer = Table = Any
 
 # K: a snapshot every K folds of a path.  Chosen by bench/scrub.py (bench/README.md,
 # "History pages from snapshots"); RAVENPOST_HISTORY_EVERY overrides it.

@@ -14,7 +14,10 @@ a ``REDIS_CLIENT`` (fakeredis in tests) counts there too.  Three rates are kept:
   admin token has no quota;
 - one-time sign-in links, per address and per client (``SIGN_IN_LIMIT_PER_*``);
 - table-talk messages, per seat of a game (``TALK_LIMIT_PER_SEAT``, default in
-  ``DEFAULT_RATES``).
+  ``DEFAULT_RATES``);
+- past versions opened on the history pages, per seat's play link
+  (``HISTORY_VERSIONS_PER_LINK``, default in ``DEFAULT_RATES``): only a version the link
+  has not opened in the last minute counts (:func:`take_history_version`).
 
 Sizes: bodies above ``MAX_CONTENT_LENGTH`` are refused with 413.  Werkzeug enforces that
 only when a view reads the body, so a hook here refuses every request whose declared
@@ -41,6 +44,7 @@ from limits import RateLimitItem, parse_many
 from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from events.store import key
 from service.config import ConfigError
 from service.hooks import api_too
 
@@ -206,7 +210,10 @@ def _limiter() -> Limiter:
 # Defaults of limits that have no entry in service.config (an app's config may set them).
 DEFAULT_RATES = {
     "TALK_LIMIT_PER_SEAT": "20 per hour;100 per day",  # table-talk messages per seat
+    # new past versions opened per play link (the history scrubber, service/play.py)
+    "HISTORY_VERSIONS_PER_LINK": "120 per minute;1200 per hour",
 }
+HISTORY_SEEN_SECONDS = 60  # a version opened again within this counts no more
 
 
 def _items(setting: str) -> list[RateLimitItem]:
@@ -275,3 +282,26 @@ def retry_after() -> int | None:
     if found is None:
         return None
     return max(1, math.ceil(found.reset_at - time.time()))
+
+
+def take_history_version(game_id: str, seat: int, generation: int, version: int) -> None:
+    """One more past version of ``game_id`` opened through ``seat``'s play link (every
+    token minted for that seat and link generation: the game page mints a fresh one on
+    each view, so a limit per token string would be no limit), within
+    ``HISTORY_VERSIONS_PER_LINK``.  A version the link opened in the last
+    ``HISTORY_SEEN_SECONDS`` costs nothing again (stepping back and forth); each new one
+    is a load of that version (events/history_snapshots.py)."""
+    if not _limiter().enabled:
+        return
+    redis = current_app.extensions["ravenpost"].redis
+    seen = key(game_id, f"history-seen:{seat}:{generation}")
+    if redis.sismember(seen, str(version)):
+        return
+    take("HISTORY_VERSIONS_PER_LINK", "history", [f"{game_id}:{seat}:{generation}"],
+         "You have opened many past positions of this game in a short time; please wait "
+         "a little before opening more. The game page itself is not limited, and the "
+         "positions you opened in the last minute open again at once.")
+    pipe = redis.pipeline(transaction=False)
+    pipe.sadd(seen, str(version))
+    pipe.expire(seen, HISTORY_SEEN_SECONDS, nx=True)
+    pipe.execute()

@@ -181,12 +181,17 @@ def _since_last_turn(lines: list[dict], seat: int) -> list[dict]:
 def at_version(token: str, version: int):
     """The game as this seat saw it at ``version``: picture, position and that event's
     line, redacted for this seat as it was then; prev/next step through the versions.
-    Versions after the current one do not exist (404)."""
+    Versions after the current one do not exist (404).  A past version loads from the
+    nearest history snapshot on its fold path (events/history_snapshots.py); the
+    versions a link opens are limited (429 past ``HISTORY_VERSIONS_PER_LINK``)."""
+    from service.limits import take_history_version
     runtime = rt()
     link = check_current(runtime.redis, runtime.links, token, "play")
     last = runtime.store.version(link.game_id)
     if not 1 <= version <= last:
         abort(404)
+    if version < last:  # the latest is the game page's own position: not limited
+        take_history_version(link.game_id, link.seat, link.generation, version)
     table = runtime.games.load(link.game_id, at=version)
     if not 0 <= link.seat < len(table.names):
         abort(404)

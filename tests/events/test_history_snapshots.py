@@ -24,7 +24,8 @@ def scratch(service, gid, version):
 def eventful_game(service, seed: int, moves: int = 90):
     """A game of random moves with take-backs of the mover's last move (some right after
     one another), admin rewinds short and long, notes, and an ending and a rewind after
-    it (a new epoch's commitment, a revealed secret)."""
+    it (a new epoch's commitment, a revealed secret).  The deck is shuffled from a fresh
+    secret, so each run plays a different game."""
     chooser = random.Random(seed)
     gid = service.create("test-race", THREE, {"target": 60, "copies": 2}).game_id
     for _ in range(moves):
@@ -47,6 +48,9 @@ def eventful_game(service, seed: int, moves: int = 90):
             continue
         if roll < 0.36:
             service.record(gid, envelope.ADMIN_NOTE, {"text": "note"}, actor="admin")
+            continue
+        if not table.to_act():  # rewound to just before a GameEnded: end it again
+            service.end_if_over(gid)
             continue
         seat = chooser.choice(sorted(table.to_act()))
         move = chooser.choice(table.game.legal_moves(table.state, seat))
