@@ -90,6 +90,33 @@ def deadline_text(games: GameService, game_id: str, seat: int | None,
     return local_time(*seat_clock(games, game_id, seat, to_act))
 
 
+def countdown_text(deadline: str | None, now: datetime) -> str | None:
+    """The time left until ``deadline`` (ISO, as ``awaiting`` and :func:`seat_clock`
+    hold it) at ``now`` (aware), as people read it: ``"2 days 4 h left"``, ``"1 day
+    left"``, ``"5 h 10 min left"``, ``"12 min left"``, ``"less than a minute left"``, and
+    ``"no time left"`` once it has passed; None without a deadline.  Rounded down, so it
+    never promises more time than there is.  It names no clock time, so it reads the same
+    in every time zone: show it beside :func:`local_time` of the deadline (the turn
+    email's subject and first line do; the game page may)."""
+    if not deadline:
+        return None
+    seconds = int((datetime.fromisoformat(deadline) - now).total_seconds())
+    if seconds <= 0:
+        return "no time left"
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    if days:
+        words = [f"{days} day{'' if days == 1 else 's'}"] + ([f"{hours} h"] if hours else [])
+    elif hours:
+        words = [f"{hours} h"] + ([f"{minutes} min"] if minutes else [])
+    elif minutes:
+        words = [f"{minutes} min"]
+    else:
+        return "less than a minute left"
+    return " ".join(words) + " left"
+
+
 def previous_view(games: GameService, table: Table, seat: int | None) -> dict[str, Any] | None:
     """The view ``seat`` had right after its last move at or before ``table.version``
     that still stands (a move taken back or rewound is not one)."""

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from events import envelope as ev
 from events import votes
 from events.history import forked_from
-from events.picture import local_time
+from events.picture import countdown_text, local_time
 from events.store import key
 from worker import consent, forced, held, players, reply_to, table_talk
 from worker.links import seat_token
@@ -107,7 +107,11 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
     """Email ``seat`` that its turn (begun at ``version``) is waiting; once per turn (a
     reminder: once per turn and ``which`` reminder of it, see events.clocks).  ``step``:
     the seat answered by email and its turn goes on at ``version`` (worker.replies): the
-    next step's moves, at once (the player is at their mail now)."""
+    next step's moves, at once (the player is at their mail now).
+
+    A turn with a deadline says the time left (:func:`events.picture.countdown_text`,
+    counted when the email is built, i.e. sent) in its subject and first line, beside the
+    deadline in the reader's time zone; the move link comes before the picture."""
     kind = ("remind" + (f"-{which}" if which else "")) if reminder else \
         "step" if step else "turn"
     marker = key(game_id, f"mailed:{kind}:{version}:{seat}")
@@ -140,6 +144,9 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
             return None  # the turn passed before the mail went out; nothing to say
         table = rt.games.load(game_id)
         deadline = json.loads(awaiting).get("deadline") if awaiting else None
+        # the time left, as it is when this goes out (a held or retried email counts
+        # from its own send); only for a turn that is the seat's and has a deadline
+        countdown = countdown_text(deadline, rt.now()) if is_turn else None
         board = mail_picture(rt.games, table, seat, local_time(deadline, info.get("tz")))
         invitation = version == 1
         answer = reply_to.for_seat(rt, table, seat) if is_turn else None
@@ -154,7 +161,7 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
                                                  table.version)),
             "summary": table.game.summary(table.state, seat),
             "picture": None if board else _picture(rt, table, seat), "names": table.names,
-            "deadline": local_time(deadline, info.get("tz")),
+            "deadline": local_time(deadline, info.get("tz")), "countdown": countdown,
             "fork": fork, "step": step,
             "menu": answer.menu_lines if answer else [],
             "example": answer.example if answer else "",
@@ -165,6 +172,8 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
         subject = (f"Reminder: your move in {name}" if reminder else
                    f"Your move goes on in {name}" if step else
                    f"Your move in {name}" if is_turn else f"You are invited to play {name}")
+        if countdown:
+            subject += f" ({countdown})"
         return render(rt, "turn", subject, info["email"], f"{kind}:{game_id}:{version}:{seat}",
                       ctx, ctx["unsubscribe_url"], board,
                       reply_to=answer.reply_to if answer else None)
