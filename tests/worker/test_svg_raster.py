@@ -80,7 +80,16 @@ def test_the_same_picture_gives_the_same_bytes_whatever_was_drawn_before():
         svg_to_png(mid_game_svg(kind, moves=40))
     assert svg_to_png(svg)[0] == first
     fresh = Rasteriser(_rasteriser().fonts)
-    assert picture_mail._encode(fresh.render(svg)) == first
+    assert picture_mail._encode(fresh.render(svg), svg) == first
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_palette_png_keeps_the_drawn_colours(kind):
+    svg = mid_game_svg(kind, seat=2)
+    drawn = _rasteriser().render(svg)
+    png = image(picture_mail._encode(drawn, svg))
+    assert png.size == drawn.size
+    assert max(ImageStat.Stat(ImageChops.difference(drawn, png)).mean) < 4
 
 
 def test_a_wide_picture_is_drawn_scaled_down_to_the_email_width():
