@@ -5,7 +5,8 @@ the writer token too, so the hash chain and :meth:`EventStore.holds` survive) an
 other key of the game with its type and remaining time to live, except what is rebuilt
 from the log (the snapshots) and what is transient (the projection lease).  Redis keeps
 one small index entry per archived game, ``rp:{g:<id>}:archived``: where the file is,
-its SHA-256, the version and hash it ends with, and what the lobby lists of the game.
+its SHA-256, the version the log ends at, and what the lobby lists of the game; and the
+seats' link generations, if any seat's links were ever revoked (see ``KEPT``).
 
 Archiving reads every key under WATCH, writes the file, reads it back and checks it
 against what Redis holds, and only then, in one MULTI, sets the index entry and deletes
@@ -47,6 +48,10 @@ RESTORED = "restored"  # a restored game's mark: the sweep leaves it alone while
 # Rebuilt from the log, or transient: never archived (deleted with the game's keys).
 REBUILT = frozenset({"snapshot", "snapshot:prev", "snapshot_version", "history", "projecting"})
 NOT_ARCHIVED = REBUILT | {INDEX, RESTORED}
+# Archived, yet also left in Redis: what authorises a link before the game is loaded (the
+# seats' link generations, a hash only a revocation makes), so that a revoked link stays
+# refused while its game is archived.
+KEPT = frozenset({"api-gen"})
 LEVEL = 12  # zstandard level: a log is written once; 19 cost 4x the time for ~3% fewer bytes
 KILL_AT = "RAVENPOST_ARCHIVE_KILL_AT"  # tests: the step at which the process kills itself
 
@@ -269,22 +274,19 @@ def index_entry(client: redis.Redis, game_id: str) -> dict[str, Any] | None:
     return json.loads(raw) if raw else None
 
 
-ENTRY_CHARS = 700  # an index entry's JSON at most: MEMORY USAGE stays under 1 KB
+# An index entry's JSON at most: with the link generations of six revoked seats beside it
+# (KEPT), MEMORY USAGE stays under 1 KB.
+ENTRY_CHARS = 560
 
 
 def _listed(keys: dict[str, Any]) -> dict[str, Any]:
     """What the lobby's lists read of an archived game, kept in its index entry: its
-    summary (what worker/listing.py shows) and its seats' link generations."""
-    kept: dict[str, Any] = {}
+    summary (what worker/listing.py shows)."""
     summary = keys.get("summary")
-    if summary and summary["type"] == "string":
-        data = json.loads(summary["value"])
-        kept["summary"] = {k: data.get(k) for k in ("kind", "name", "names", "ended",
-                                                     "updated")}
-    generations = keys.get("api-gen")
-    if generations and generations["type"] == "hash":
-        kept["api-gen"] = generations["value"]
-    return kept
+    if not summary or summary["type"] != "string":
+        return {}
+    data = json.loads(summary["value"])
+    return {"summary": {k: data.get(k) for k in ("kind", "name", "names", "ended", "updated")}}
 
 
 def _entry_json(entry: dict[str, Any]) -> str:
@@ -336,12 +338,13 @@ def archive_game(store: EventStore, archives: Archives, game_id: str,
             if not ok or copy["log"] != log or copied != count:
                 raise ArchiveError(f"{game_id}: {url} does not hold the log in Redis: {problem}")
             step("archive:verified")
-            head = log[-1][1]["hash"]
-            entry = {"url": url, "sha256": digest, "version": count, "head": head,
-                     "at": now, "bytes": len(blob), **_listed(keys)}
+            # the file's SHA-256 pins its log, hence the hash chain's end too
+            entry = {"url": url, "sha256": digest, "version": count, "at": now,
+                     "bytes": len(blob), **_listed(keys)}
             pipe.multi()
             pipe.set(index_key, _entry_json(entry))
-            pipe.delete(log_key, *(key(game_id, n) for n in [*names, *REBUILT, RESTORED]))
+            pipe.delete(log_key, *(key(game_id, n) for n in [*names, *REBUILT, RESTORED]
+                                   if n not in KEPT))
             pipe.execute()
         except redis.WatchError:
             return None  # the game moved meanwhile: it is not at rest
@@ -369,7 +372,7 @@ def restore_game(store: EventStore, archives: Archives, game_id: str,
     document = decode(blob)
     log = document["log"]
     ok, count, problem = check_chain(log)
-    if not ok or count != entry["version"] or log[-1][1]["hash"] != entry["head"]:
+    if not ok or count != entry["version"]:
         raise ArchiveError(f"{game_id}: {entry['url']} fails its hash chain: {problem}")
     step("restore:fetched")
     keys: dict[str, Any] = document["keys"]

@@ -55,8 +55,19 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if rq_client is None:
         set_runtime(runtime)  # inline jobs run against this app's connections
 
-    from service import admin, api, csrf, devmail, errors, limits, lobby, openapi, play, security
-    from service import i18n  # the reader's language: Flask-Babel
+    from service import (
+        admin,
+        api,
+        csrf,
+        devmail,
+        errors,
+        i18n,
+        limits,
+        lobby,
+        openapi,
+        play,
+        security,
+    )
     i18n.register(app)
     errors.register(app)
     security.register(app)

@@ -58,7 +58,6 @@ def listing(rt, pid: str, tz: str | None = None) -> list[dict[str, Any]]:
         if not summary_raw and archived:  # out of Redis (events/archive.py)
             kept = json.loads(archived)
             summary_raw = json.dumps(kept["summary"]) if kept.get("summary") else None
-            gens = kept.get("api-gen") or {}
         if not summary_raw:
             continue  # not projected yet (or gone)
         summary = json.loads(summary_raw)

@@ -313,3 +313,17 @@ def test_the_clocks_catch_up_walk_passes_archived_games_by(archived_rt, ended):
     archive_game(archived_rt.store, archived_rt.archives, game_id)
     timeouts.catch_up(archived_rt)
     assert keys_of(archived_rt, game_id) == ["archived"]
+
+
+def test_a_revoked_link_stays_refused_while_its_game_is_archived(archived_rt, ended, client):
+    from worker.links import raise_seat_generation
+    game_id, _tokens, _table = ended
+    old = archived_rt.links.make(game_id, 0, "play")  # generation 0
+    generation = raise_seat_generation(archived_rt.redis, game_id, 0)
+    fresh = archived_rt.links.make(game_id, 0, "play", generation=generation)
+    archive_game(archived_rt.store, archived_rt.archives, game_id)
+    assert keys_of(archived_rt, game_id) == ["api-gen", "archived"]
+    assert client.get(f"/play/{old}").status_code == 403
+    assert index_entry(archived_rt.redis, game_id) is not None  # refused before any load
+    assert client.get(f"/play/{fresh}").status_code == 200
+    assert index_entry(archived_rt.redis, game_id) is None
