@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,14 +21,13 @@ from games.text import P, T
 from service import create_app
 from service.i18n import reader_language
 from worker import i18n
+from worker.catalogs import DOMAINS, Domain
 
 ROOT = Path(__file__).resolve().parents[1]
-CATALOGS = ROOT / "templates" / "translations"
-KEYWORDS = ("-k", "T", "-k", "P:1,2")  # games.text's markers, as the README's command
 
 
-def catalog(language: str):
-    with open(CATALOGS / language / "LC_MESSAGES" / "messages.po", "rb") as f:
+def catalog(language: str, domain: Domain = DOMAINS[0]):
+    with open(domain.po(language), "rb") as f:
         return read_po(f)
 
 
@@ -37,38 +37,56 @@ def app():
                        "SECRET_KEY": "k" * 32, "TESTING": True})
 
 
-def test_every_german_message_is_translated_and_none_is_fuzzy():
-    untranslated = [m.id for m in catalog("de")
+EACH = pytest.mark.parametrize("domain", DOMAINS, ids=[d.name for d in DOMAINS])
+
+
+@EACH
+def test_every_german_message_is_translated_and_none_is_fuzzy(domain):
+    german = catalog("de", domain)
+    untranslated = [m.id for m in german
                     if m.id and (not m.string or (isinstance(m.string, tuple)
                                                   and not all(m.string)))]
-    fuzzy = [m.id for m in catalog("de") if m.id and m.fuzzy]
+    fuzzy = [m.id for m in german if m.id and m.fuzzy]
     assert untranslated == [] and fuzzy == []
-    assert not catalog("de").fuzzy  # a fuzzy header: pybabel compile skips the catalog
+    assert not german.fuzzy  # a fuzzy header: pybabel compile skips the catalog
 
 
-def test_the_catalogs_hold_every_text_the_sources_mark(tmp_path):
+@EACH
+def test_the_catalogs_hold_every_text_the_sources_mark(tmp_path, domain):
     """pybabel extract now gives exactly the committed template, and German has each."""
-    fresh = tmp_path / "messages.pot"
-    subprocess.run([sys.executable, "-m", "babel.messages.frontend", "extract", "-F",
-                    "babel.cfg", *KEYWORDS, "-o", str(fresh), "--no-location", "--sort-output",
-                    "--omit-header", "."], cwd=ROOT, check=True, capture_output=True)
+    fresh = tmp_path / f"{domain.name}.pot"
+    subprocess.run([sys.executable, "-m", "worker.catalogs", "extract", domain.name],
+                   cwd=ROOT, check=True, capture_output=True,
+                   env={**os.environ, "RAVENPOST_CATALOG_OUT": str(fresh)})
     with open(fresh, "rb") as f:
         marked = {m.id for m in read_po(f) if m.id}
-    with open(CATALOGS / "messages.pot", "rb") as f:
+    with open(domain.template, "rb") as f:
         committed = {m.id for m in read_po(f) if m.id}
-    assert marked == committed, "run pybabel extract (README: Translations)"
-    assert marked <= {m.id for m in catalog("de") if m.id}, "run pybabel update"
+    assert marked == committed, "run python -m worker.catalogs (README: Translations)"
+    assert marked <= {m.id for m in catalog("de", domain) if m.id}, \
+        "run python -m worker.catalogs update"
 
 
 def _flat(text: str | tuple | list) -> str | tuple:
     return text if isinstance(text, str) else tuple(text)
 
 
-def test_the_compiled_catalog_is_the_current_one():
-    with open(CATALOGS / "de" / "LC_MESSAGES" / "messages.mo", "rb") as f:
+@EACH
+def test_the_compiled_catalog_is_the_current_one(domain):
+    with open(domain.mo("de"), "rb") as f:
         compiled = {_flat(m.id): _flat(m.string) for m in read_mo(f) if m.id}
-    source = {_flat(m.id): _flat(m.string) for m in catalog("de") if m.id and not m.fuzzy}
-    assert compiled == source, "run pybabel compile -d templates/translations"
+    source = {_flat(m.id): _flat(m.string) for m in catalog("de", domain)
+              if m.id and not m.fuzzy}
+    assert compiled == source, "run python -m worker.catalogs compile"
+
+
+def test_a_games_catalog_is_merged_with_the_services():
+    """A game's words come from its own catalog, the service's from theirs, in one lookup."""
+    merged = i18n.translations("de")
+    for domain in DOMAINS:
+        for message in catalog("de", domain):
+            if message.id and isinstance(message.id, str):
+                assert merged.ugettext(message.id) == message.string, (domain.name, message.id)
 
 
 @pytest.mark.parametrize("asked, got", [("de", "de"), ("de-AT", "de"), ("de_DE", "de"),

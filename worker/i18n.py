@@ -2,7 +2,8 @@
 
 One set of catalogs serves the web pages (Flask-Babel, ``service/i18n.py``) and the
 worker's emails (a Jinja environment per language, :func:`email_env`).  They live with
-the templates, ``templates/translations/<lang>/LC_MESSAGES/messages.po`` (installed as
+the templates, ``templates/translations/<lang>/LC_MESSAGES/messages.po`` and one catalog
+per game beside it (``worker/catalogs.py`` says which and how they are made; installed as
 package data of ``service.templates``), since both floors already find the templates
 there; the compiled ``.mo`` beside each ``.po`` is committed, so a plain ``pip install
 -e .`` has them with no build step (``tests/test_i18n.py`` fails when one is stale).
@@ -21,6 +22,7 @@ import jinja2
 from babel.support import NullTranslations, Translations
 
 from games.text import Text
+from worker.catalogs import GAMES
 from worker.runtime import jinja_env, templates_dir
 
 DEFAULT = "en"
@@ -43,11 +45,18 @@ def language_of(asked: str | None) -> str:
 
 @cache
 def translations(language: str) -> NullTranslations:
-    """The compiled catalog of ``language`` (English, or one we lack: no translation)."""
+    """The compiled catalogs of ``language``, the service's and every game's merged into
+    one (English, or a language we lack: no translation).  A game's message id that is
+    also the service's means the same words, so which one wins does not matter."""
     language = language_of(language)
     if language == DEFAULT:
         return NullTranslations()
-    return Translations.load(str(translations_dir()), [language], DOMAIN)
+    found = Translations.load(str(translations_dir()), [language], DOMAIN)
+    for game in GAMES:
+        own = Translations.load(str(translations_dir()), [language], game)
+        if isinstance(own, Translations) and isinstance(found, Translations):
+            found.merge(own)
+    return found
 
 
 def translate(value: Any, language: str) -> Any:
