@@ -53,16 +53,17 @@ from games.kings_guild import (
     turn,
     views,
 )
+from games.kings_guild import words as w
 from games.protocol import Game, IllegalMove, Move, State
 from games.rng import GameRandom
-from games.svg import plural
+from games.text import T, join
 
 OPTION_FIELDS: list[dict[str, Any]] = [
     {"name": "stall_breaker",
-     "label": "Stall breaker (house rule, NOT in the rulebook): only when the table is stuck "
+     "label": T("Stall breaker (house rule, NOT in the rulebook): only when the table is stuck "
               "- after 5 full rounds without a craft, no player can get the resources for any "
               "open item by gathering, their treasures, or a room or specialist they can pay "
-              "for now - the oldest quest is retired (switch off for the pure rulebook game)",
+              "for now - the oldest quest is retired (switch off for the pure rulebook game)"),
      "type": "bool", "default": True},
 ]
 """Lobby options. The stall breaker is on by default (see RULES.md for why): a table in which
@@ -110,22 +111,24 @@ class KingsGuild(Game):
 
     def normalize_options(self, options: dict[str, Any], n_players: int) -> dict[str, Any]:
         if not self.min_players <= n_players <= self.max_players:
-            raise IllegalMove(f"{self.name} needs 1 to 6 players, not {n_players}.")
+            raise IllegalMove(T("%(game)s needs 1 to 6 players, not %(n)s.", game=self.name,
+                                n=n_players))
         known = {f["name"]: f for f in OPTION_FIELDS}
         unknown = sorted(set(options) - set(known))
         if unknown:
-            raise IllegalMove(f"Unknown options: {unknown}")
+            raise IllegalMove(T("Unknown options: %(names)s", names=unknown))
         out = {}
         for name, field in known.items():
             value = options.get(name, field["default"])
             if not isinstance(value, bool):
-                raise IllegalMove(f"Option {name} must be true or false.")
+                raise IllegalMove(T("Option %(name)s must be true or false.", name=name))
             out[name] = value
         return out
 
     def setup(self, players: list[str], options: dict[str, Any], rng: GameRandom) -> State:
         if not self.min_players <= len(players) <= self.max_players:
-            raise IllegalMove(f"{self.name} needs 1 to 6 players, not {len(players)}.")
+            raise IllegalMove(T("%(game)s needs 1 to 6 players, not %(n)s.", game=self.name,
+                                n=len(players)))
         opts = self.normalize_options(dict(options), len(players))
         state = setup.new_state(players, rng)
         state["options"] = opts
@@ -177,37 +180,42 @@ class KingsGuild(Game):
         return steps.steps(state, seat, move)
 
     def summary(self, state: State, seat: int | None) -> str:
-        lines = []
+        lines: list[Any] = []
         if state["over"]:
             out = state["outcome"]
             for s in out["ranking"]:
-                lines.append(f"{out['places'][s]}. {state['names'][s]}: {out['scores'][s]} "
-                             f"prestige ({out['coins'][s]} coins)")
+                lines.append(T("%(place)s. %(name)s: %(score)s prestige (%(coins)s coins)",
+                               place=out["places"][s], name=state["names"][s],
+                               score=out["scores"][s], coins=out["coins"][s]))
             if state["solo"]:
-                lines.append(f"Title: {out['title']}")
-            return "\n".join(lines)
+                lines.append(T("Title: %(title)s", title=w.title(out["title"])))
+            return join(lines, "\n")
         waiting = ", ".join(state["names"][s] for s in sorted(turn.to_act(state)))
-        lines.append(f"Turn of {state['names'][state['current']]}; waiting for {waiting}.")
+        lines.append(T("Turn of %(name)s; waiting for %(waiting)s.",
+                       name=state["names"][state["current"]], waiting=waiting))
         if state["funeral"]:
-            lines.append("The King's Funeral: sealed bids for the King's Statue.")
+            lines.append(T("The King's Funeral: sealed bids for the King's Statue."))
         if state["final_turns_left"] is not None:
-            lines.append("The Offering to the Council was drawn: final turns.")
-        open_quests = [cards.quest_name(s["quest"]) for s in state["quest_slots"] if s]
-        lines.append(f"Quests: {'; '.join(open_quests)} ({len(state['quest_deck'])} in the deck).")
+            lines.append(T("The Offering to the Council was drawn: final turns."))
+        open_quests = [w.card(cards.quest_name(s["quest"])) for s in state["quest_slots"] if s]
+        lines.append(T("Quests: %(quests)s (%(n)s in the deck).",
+                       quests=join(open_quests, "; "), n=len(state["quest_deck"])))
         for s in range(state["n"]):
             p = guild.player(state, s)
-            res = ", ".join(f"{n} {r}" for r, n in p["resources"].items() if n) or "no resources"
-            coins = "?" if state["funeral"] and s != seat else p["coins"]
-            coins = f"{coins} coins" if coins == "?" else plural(coins, "coin")
-            lines.append(f"{state['names'][s]} ({p['guild']}): {coins}, {res}, "
-                         f"{plural(len(p['hand']), 'treasure')}, "
-                         f"{plural(len(p['quests']), 'quest')}, "
-                         f"{plural(len(p['specialists']), 'specialist')}, "
-                         f"{plural(len(p['rooms']), 'room')}.")
+            held = [w.amount(n, r) for r, n in p["resources"].items() if n]
+            res = join(held) if held else T("no resources")
+            coins = T("? coins") if state["funeral"] and s != seat else w.coins(p["coins"])
+            lines.append(T("%(name)s (%(guild)s): %(coins)s, %(resources)s, %(treasures)s, "
+                           "%(quests)s, %(specialists)s, %(rooms)s.", name=state["names"][s],
+                           guild=w.card(p["guild"]), coins=coins, resources=res,
+                           treasures=w.treasures(len(p["hand"])),
+                           quests=w.quests(len(p["quests"])),
+                           specialists=w.specialists(len(p["specialists"])),
+                           rooms=w.rooms(len(p["rooms"]))))
         if seat is not None:
-            hand = [cards.treasure_name(c) for c in guild.player(state, seat)["hand"]]
-            lines.append(f"Your hand: {', '.join(hand) or 'empty'}.")
-        return "\n".join(lines)
+            hand = [w.card(cards.treasure_name(c)) for c in guild.player(state, seat)["hand"]]
+            lines.append(T("Your hand: %(hand)s.", hand=join(hand) if hand else T("empty")))
+        return join(lines, "\n")
 
     def check_invariants(self, state: State) -> None:
         check_invariants(state)

@@ -17,10 +17,12 @@ from games.kings_guild import (
     stall,
     treasures,
 )
+from games.kings_guild import words as w
 from games.kings_guild.pending import pop, push, top
 from games.kings_guild.setup import new_turn
 from games.protocol import IllegalMove
 from games.rng import GameRandom
+from games.text import T, Text
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -199,14 +201,14 @@ def close_expand(state: State) -> None:
 def check_shape(move: Any) -> None:
     """Malformed moves: not an object, no string ``type``, or booleans/floats as numbers."""
     if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-        raise IllegalMove("A move must be an object with a string 'type'.")
+        raise IllegalMove(T("A move must be an object with a string 'type'."))
     for key, value in move.items():
         if not isinstance(key, str):
-            raise IllegalMove("Move fields must have string names.")
+            raise IllegalMove(T("Move fields must have string names."))
         values = value if isinstance(value, list) else [value]
         for v in values:
             if isinstance(v, bool) or isinstance(v, float) or isinstance(v, dict):
-                raise IllegalMove(f"Field '{key}' has the wrong type.")
+                raise IllegalMove(T("Field '%(key)s' has the wrong type.", key=key))
 
 
 def _apply_main(state: State, seat: int, move: Move, rng: GameRandom) -> None:
@@ -318,52 +320,90 @@ def finish(state: State) -> None:
 # -- reasons ---------------------------------------------------------------------------
 
 
-def not_your_turn(state: State) -> str:
+def not_your_turn(state: State) -> Text:
     """The reason given to a seat that is not awaited."""
     if state["over"]:
-        return "The game is over."
+        return T("The game is over.")
     waiting = sorted(to_act(state))
     names = ", ".join(state["names"][s] for s in waiting)
-    return f"It is not your turn: waiting for {names}."
+    return T("It is not your turn: waiting for %(names)s.", names=names)
 
 
-def explain(state: State, seat: int, move: Move) -> str:
+PENDING_WORDS = {
+    "start_resources": T("start resources"),
+    "start_treasure": T("start treasure"),
+    "place_room": T("place room"),
+    "gather": T("gather"),
+    "extra_craft": T("extra craft"),
+    "keep_treasure": T("keep treasure"),
+    "appraiser": T("appraiser"),
+    "discard_one": T("discard one"),
+    "hero_bonus": T("hero bonus"),
+    "thug": T("thug"),
+    "warlock": T("warlock"),
+    "contract": T("contract"),
+    "overseer": T("overseer"),
+    "alchemist": T("alchemist"),
+    "curator": T("curator"),
+    "merchant_draw": T("merchant draw"),
+    "merchant_discard": T("merchant discard"),
+    "minstrel": T("minstrel"),
+    "smuggler": T("smuggler"),
+    "witch": T("witch"),
+    "plenty": T("plenty"),
+    "wonders": T("wonders"),
+    "wonders_next": T("wonders next"),
+    "spoil": T("spoil"),
+    "map_discard": T("map discard"),
+    "map_colors": T("map colors"),
+    "bard": T("bard"),
+    "substitute": T("substitute"),
+}
+"""The decisions waiting on the stack, named as ``First finish: ...`` says them."""
+
+
+def explain(state: State, seat: int, move: Move) -> Text:
     """A clear reason why ``move`` is not legal now."""
     kind = move["type"]
     what, arg = active(state)
     legal_types = {m["type"] for m in legal_moves(state, seat)}
     p = guild.player(state, seat)
     if what == "discard_resource":
-        return "You are over your storage limit: discard resources first."
+        return T("You are over your storage limit: discard resources first.")
     if what == "sell_down":
-        return "You hold more treasures than your hand size: sell treasures first."
+        return T("You hold more treasures than your hand size: sell treasures first.")
     if what == "pending" and kind not in legal_types:
-        return f"First finish: {arg['kind'].replace('_', ' ')}."
+        step = PENDING_WORDS.get(arg["kind"], arg["kind"].replace("_", " "))
+        return T("First finish: %(step)s.", step=step)
     if kind == "end_turn":
-        return "Take an action (Gather, Craft or Expand) before ending your turn."
+        return T("Take an action (Gather, Craft or Expand) before ending your turn.")
     if kind in ("gather", "craft", "offer", "build_statue") and state["turn"]["action"]:
-        return "You have already taken your action this turn."
+        return T("You have already taken your action this turn.")
     if kind == "craft":
-        return "You cannot craft that: check the quest, its resources, your sigils and the Thug."
+        return T("You cannot craft that: check the quest, its resources, your sigils and "
+                 "the Thug.")
     if kind == "build":
         room = move.get("room")
         if room not in cards.rooms():
-            return f"There is no room called {room!r}."
+            return T("There is no room called %(room)s.", room=repr(room))
+        said = w.card(room)
         if guild.has_room(state, seat, room):
-            return f"You already have a {room}."
+            return T("You already have a %(room)s.", room=said)
         if not rooms.in_supply(state, room):
-            return f"No {room} is left for sale."
+            return T("No %(room)s is left for sale.", room=said)
         if p["coins"] < rooms.cost(room):
-            return f"The {room} costs {rooms.cost(room)} coins; you have {p['coins']}."
-        return f"You cannot build the {room} now."
+            return T("The %(room)s costs %(cost)s coins; you have %(coins)s.", room=said,
+                     cost=rooms.cost(room), coins=p["coins"])
+        return T("You cannot build the %(room)s now.", room=said)
     if kind == "hire":
-        return "You cannot hire that specialist: check the cost, your free spaces and the row."
+        return T("You cannot hire that specialist: check the cost, your free spaces and the "
+                 "row.")
     if kind == "play":
-        return "That treasure cannot be played now."
+        return T("That treasure cannot be played now.")
     if kind == "sell":
-        return "That treasure cannot be sold (not in your hand, or it has no sell price)."
+        return T("That treasure cannot be sold (not in your hand, or it has no sell price).")
     if kind == "bid":
-        return f"Bid a whole number of coins from 0 to {p['coins']}."
+        return T("Bid a whole number of coins from 0 to %(coins)s.", coins=p["coins"])
     if kind not in legal_types:
-        return f"A '{kind}' move is not possible now."
-    return f"That {kind} move is not legal now."
+        return T("A '%(kind)s' move is not possible now.", kind=kind)
+    return T("That %(kind)s move is not legal now.", kind=kind)

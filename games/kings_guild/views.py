@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.kings_guild import cards, funeral, guild, quests, rooms, scoring, specialists, turn
+from games.kings_guild import words as w
 
 State = dict[str, Any]
 
@@ -12,25 +13,29 @@ State = dict[str, Any]
 def treasure_card(card: str) -> dict[str, Any]:
     """A treasure card for display."""
     t = cards.treasure(card)
-    return {"card": card, "name": t["name"], "color": t["color"], "category": t["category"],
-            "sell": t["sell"], "prestige": t["prestige"], "text": t["text"]}
+    return {"card": card, "name": w.card(t["name"]), "color": w.colour(t["color"]),
+            "category": w.category(t["category"]), "sell": t["sell"],
+            "prestige": t["prestige"], "text": w.card(t["text"])}
 
 
 def quest_card(qid: int) -> dict[str, Any]:
     """A quest card (or event card) for display."""
     if qid in cards.events():
         e = cards.events()[qid]
-        return {"id": qid, "name": e["name"], "event": True}
+        return {"id": qid, "name": w.card(e["name"]), "event": True}
     q = cards.quests()[qid]
-    return {"id": qid, "name": q["name"], "hero": q["hero"], "reward": q["reward"],
-            "items": [dict(i) for i in q["items"]], "event": False}
+    return {"id": qid, "name": w.card(q["name"]), "hero": w.hero(q["hero"]),
+            "reward": [w.colour(c) for c in q["reward"]],
+            "items": [dict(i, name=w.card(i["name"]), type=w.item_type(i["type"]))
+                      for i in q["items"]], "event": False}
 
 
 def specialist_card(sid: int) -> dict[str, Any]:
     """A specialist for display."""
     s = cards.specialists()[sid]
-    return {"id": sid, "name": s["name"], "cost": s["cost"], "prestige": s["prestige"],
-            "timing": s["timing"], "text": s["text"], "deck": s["deck"]}
+    return {"id": sid, "name": w.card(s["name"]), "cost": s["cost"],
+            "prestige": s["prestige"], "timing": w.timing(s["timing"]),
+            "text": w.card(s["text"]), "deck": s["deck"]}
 
 
 def _slot(state: State, index: int) -> dict[str, Any] | None:
@@ -50,18 +55,18 @@ def _guild(state: State, seat: int) -> dict[str, Any]:
     board = cards.boards()
     grid = [[None] * board["columns"] for _ in range(board["rows"])]
     for x, y in board["guild_cells"]:
-        grid[y][x] = {"room": p["guild"], "guild": True}
+        grid[y][x] = {"room": w.card(p["guild"]), "guild": True}
     for room in p["rooms"]:
         for x, y in room["cells"]:
-            grid[y][x] = {"room": room["name"], "guild": False}
+            grid[y][x] = {"room": w.card(room["name"]), "guild": False}
     for x, y, bonus in cards.mat_bonuses(p["mat"]):
         if grid[y][x] is None:
             grid[y][x] = {"bonus": bonus}
     return {
         "seat": seat,
         "name": state["names"][seat],
-        "guild": p["guild"],
-        "guild_text": cards.guilds()[p["guild"]]["text"],
+        "guild": w.card(p["guild"]),
+        "guild_text": w.card(cards.guilds()[p["guild"]]["text"]),
         "mat": p["mat"],
         "coins": p["coins"],
         "resources": dict(p["resources"]),
@@ -69,11 +74,11 @@ def _guild(state: State, seat: int) -> dict[str, Any]:
         "storage_limit": guild.storage_limit(state, seat),
         "hand_count": len(p["hand"]),
         "hand_limit": guild.hand_limit(state, seat),
-        "rooms": [{"name": r["name"], "cells": r["cells"],
+        "rooms": [{"name": w.card(r["name"]), "cells": r["cells"],
                    "prestige": cards.rooms()[r["name"]]["prestige"]} for r in p["rooms"]],
         "board": grid,
         "specialists": [_hired(s) for s in p["specialists"]],
-        "baggage": p["baggage"],
+        "baggage": w.card(p["baggage"]),
         "spaces": guild.space_capacity(state, seat),
         "quests": [_done_quest(q) for q in p["quests"]],
         "sigils_free": guild.free_sigils(state, seat),
@@ -100,14 +105,14 @@ def public_prestige(state: State, seat: int) -> int:
 
 def _hired(entry: dict[str, Any]) -> dict[str, Any]:
     s = cards.specialists()[entry["id"]]
-    return {"id": entry["id"], "name": s["name"], "prestige": s["prestige"],
-            "timing": s["timing"], "space": entry["space"]}
+    return {"id": entry["id"], "name": w.card(s["name"]), "prestige": s["prestige"],
+            "timing": w.timing(s["timing"]), "space": w.space(entry["space"])}
 
 
 def _done_quest(qid: int) -> dict[str, Any]:
     q = cards.quests()[qid]
-    return {"id": qid, "name": q["name"], "hero": q["hero"],
-            "items": [i["type"] for i in q["items"]]}
+    return {"id": qid, "name": w.card(q["name"]), "hero": w.hero(q["hero"]),
+            "items": [w.item_type(i["type"]) for i in q["items"]]}
 
 
 def _rooms_for_sale(state: State) -> list[dict[str, Any]]:
@@ -117,8 +122,8 @@ def _rooms_for_sale(state: State) -> list[dict[str, Any]]:
             continue
         key = rooms.supply_key(name)
         left = state["room_supply"][key] if key else 1
-        out.append({"name": name, "cost": r["cost"], "prestige": r["prestige"],
-                    "category": r["category"], "text": r.get("text", ""), "left": left,
+        out.append({"name": w.card(name), "cost": r["cost"], "prestige": r["prestige"],
+                    "category": r["category"], "text": w.card(r.get("text", "")), "left": left,
                     "tile": r.get("tile")})
     return out
 
@@ -180,9 +185,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "specialist_deck_count": len(state["specialist_deck"]),
         "rooms_for_sale": _rooms_for_sale(state),
         "treasure_deck_counts": {c: len(d) for c, d in state["treasure_decks"].items()},
-        "discards": {c: [cards.treasure_name(x) for x in d]
+        "discards": {c: [w.card(cards.treasure_name(x)) for x in d]
                      for c, d in state["discards"].items()},
-        "treasures_removed": [cards.treasure_name(x) for x in state["treasures_removed"]],
+        "treasures_removed": [w.card(cards.treasure_name(x))
+                              for x in state["treasures_removed"]],
         "thug": state["thug"],
         "council_drawn": state["council_drawn"],
         "final_turns_left": state["final_turns_left"],
@@ -192,7 +198,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "decision": _decision(state, seat),
         "guilds": [_guild(state, s) for s in range(state["n"])],
         "hand": [],
-        "outcome": state["outcome"],
+        "outcome": _outcome(state["outcome"]),
     }
     if state["funeral"]:
         for g in out["guilds"]:
@@ -211,6 +217,17 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         out["hand"] = [treasure_card(c) for c in guild.player(state, seat)["hand"]]
         if sees_oracle(state, seat):
             out["oracle"] = [quest_card(q) for q in oracle_peek(state, seat)]
+    return out
+
+
+def _outcome(outcome: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The outcome with its words said as Texts (the tie break, a solo title)."""
+    if not outcome:
+        return outcome
+    out = dict(outcome, tie_break=w.TIE_BREAK.get(outcome.get("tie_break"),
+                                                  outcome.get("tie_break")))
+    if "title" in out:
+        out["title"] = w.title(out["title"])
     return out
 
 
