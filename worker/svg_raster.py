@@ -230,7 +230,8 @@ _TRANSLATE = re.compile(r"\s*translate\(\s*([-\d.eE]+)(?:[\s,]+([-\d.eE]+))?\s*\
 _VIEWBOX = re.compile(r"\s*0[\s,]+0[\s,]+([\d.]+)[\s,]+([\d.]+)\s*")
 
 # attributes each element may carry (others: Unsupported); ``g`` data for the page only
-_COMMON = {"class", "data-target", "role", "tabindex", "id", "aria-label", "aria-hidden"}
+_COMMON = {"class", "data-target", "role", "tabindex", "id", "aria-label", "aria-hidden",
+           "pointer-events"}  # pointer-events: where the page's clicks land, nothing drawn
 _ALLOWED = {
     "rect": {"x", "y", "width", "height", "rx", "ry", "fill", "stroke", "stroke-width",
              "stroke-dasharray", "opacity"},
