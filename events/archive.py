@@ -38,7 +38,7 @@ from urllib.parse import unquote, urlparse
 import redis
 import zstandard
 
-from events.envelope import GENESIS, Event
+from events.envelope import Event, check_chain
 from events.store import EventStore, key
 
 FORMAT = "ravenpost-archive"
@@ -83,20 +83,10 @@ def decode(blob: bytes) -> dict[str, Any]:
     return document
 
 
-def check_chain(log: list[list[Any]]) -> tuple[bool, int, str]:
+def check_log(log: list[list[Any]]) -> tuple[bool, int, str]:
     """The hash chain of stored entries ``[[id, {field: value}], ...]``, as
     :meth:`EventStore.verify` checks a stream: ``(ok, events, first problem or '')``."""
-    prev = GENESIS
-    for count, (entry_id, fields) in enumerate(log, 1):
-        event = Event.from_entry(entry_id, fields)
-        if event.version != count:
-            return False, count, f"version {event.version} found where {count} was expected"
-        if event.prev != prev:
-            return False, count, f"event {event.version}: prev does not match the chain"
-        if event.compute_hash() != event.hash:
-            return False, count, f"event {event.version}: hash does not match its content"
-        prev = event.hash
-    return True, len(log), ""
+    return check_chain(Event.from_entry(entry_id, fields) for entry_id, fields in log)
 
 
 # -- where files go ------------------------------------------------------------------------
@@ -318,7 +308,7 @@ def archive_game(store: EventStore, archives: Archives, game_id: str,
             if pipe.exists(index_key) or not pipe.exists(log_key):
                 return None
             log = _read_log(client, game_id)
-            ok, count, problem = check_chain(log)
+            ok, count, problem = check_log(log)
             if not ok or not count:
                 raise ArchiveError(f"{game_id}: the log in Redis is broken: {problem}")
             keys = _read_keys(client, game_id, names)
@@ -334,7 +324,7 @@ def archive_game(store: EventStore, archives: Archives, game_id: str,
             if hashlib.sha256(back).hexdigest() != digest:
                 raise ArchiveError(f"{game_id}: {url} reads back other bytes than written")
             copy = decode(back)
-            ok, copied, problem = check_chain(copy["log"])
+            ok, copied, problem = check_log(copy["log"])
             if not ok or copy["log"] != log or copied != count:
                 raise ArchiveError(f"{game_id}: {url} does not hold the log in Redis: {problem}")
             step("archive:verified")
@@ -371,7 +361,7 @@ def restore_game(store: EventStore, archives: Archives, game_id: str,
         raise ArchiveError(f"{game_id}: {entry['url']} is not the file its index entry names")
     document = decode(blob)
     log = document["log"]
-    ok, count, problem = check_chain(log)
+    ok, count, problem = check_log(log)
     if not ok or count != entry["version"]:
         raise ArchiveError(f"{game_id}: {entry['url']} fails its hash chain: {problem}")
     step("restore:fetched")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -172,6 +172,23 @@ class Event:
 # The fields of a stream entry in the order every append writes them: to_fields(), then
 # the append's writer token (events.store.WRITER, which the event does not cover).
 ENTRY_FIELDS = ["type", "v", "at", "actor", "data", "tape", "prev", "hash", "w"]
+
+
+def check_chain(events: Iterable[Event]) -> tuple[bool, int, str]:
+    """The hash chain of a game's events in order, from the first: ``(ok, events, first
+    problem or '')``.  Each event's version follows the last, its ``prev`` is the last
+    one's hash, and its hash is that of its own content."""
+    prev, count = GENESIS, 0
+    for event in events:
+        count += 1
+        if event.version != count:
+            return False, count, f"version {event.version} found where {count} was expected"
+        if event.prev != prev:
+            return False, count, f"event {event.version}: prev does not match the chain"
+        if event.compute_hash() != event.hash:
+            return False, count, f"event {event.version}: hash does not match its content"
+        prev = event.hash
+    return True, count, ""
 
 
 def _loads(text: str) -> Any:
