@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 from service.config import DEFAULTS
 
@@ -78,3 +79,19 @@ def csrf(client, url: str) -> str:
     match = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True))
     assert match, page.get_data(as_text=True)[:500]
     return match.group(1)
+
+
+START = datetime(2030, 1, 7, 12, 0, tzinfo=UTC)  # a Monday
+
+
+class Clock:
+    """A clock the test moves by hand (set as the runtime's ``clock``)."""
+
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def at(self, hours: float) -> None:
+        self.now = START + timedelta(hours=hours)

@@ -3,31 +3,17 @@ controllable clock (the runtime's ``clock``, which also stamps the events' ``at`
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
 from events import clocks as clk
 from games import registry
-from tests.support import PLAYERS, admin_headers, bearer
+from tests.support import PLAYERS, START, Clock, admin_headers, bearer
 from worker import due, jobs, timeouts
 
 registry.KINDS.setdefault("test-clock", "tests.clock_game:GAME")
 
-START = datetime(2030, 1, 7, 12, 0, tzinfo=UTC)
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def at(self, hours: float) -> None:
-        self.now = START + timedelta(hours=hours)
 
 
 @pytest.fixture

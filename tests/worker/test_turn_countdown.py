@@ -4,27 +4,16 @@ without a deadline says nothing of the kind (issue 29, item 3)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
 from events.picture import countdown_text
+from tests.support import START, Clock
 from worker import jobs
 from worker.inbound_mail import REPLY_MARKER
 
-START = datetime(2030, 1, 7, 12, 0, tzinfo=UTC)  # a Monday
 ADA = {"name": "Ada", "email": "ada@example.com"}
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def at(self, hours: float) -> None:
-        self.now = START + timedelta(hours=hours)
 
 
 @pytest.fixture
