@@ -9,15 +9,19 @@ writs (a hand only for its owner, as in the view).
 
 Shapes a move acts on carry ``data-target`` names that :func:`targets` gives for a move.
 
-For an email (``table["medium"] == "email"``) the same panels are stacked
-:data:`EMAIL_WIDTH` units wide instead of side by side 820 wide (a phone shows an email
-picture about 340 px wide: the 820-wide table's small print fell to 4 px), the guilds
-three to a row, each player's panel re-flowed, and no tooltips.
+The narrow layout (:func:`games.svg.for_email`: an email's PNG, or the game page on a
+phone) is drawn :data:`NARROW_WIDTH` units wide with no text under :data:`NARROW_TEXT`,
+so that shown with its smallest text at 11 CSS px the whole picture is at most 350 px
+wide and fits a 390 px phone: the players one to a line and the deadline wrapped, the
+guilds two to a row, every board and each player's panel stacked full width, one thing
+to a line where the desk puts them side by side.  Texts that could run past their box
+(names, writs, prompts) are wrapped or cut by :func:`_span`, an estimate of DejaVu
+Sans that errs wide.  An email carries no tooltips (a PNG shows none); the phone's page
+keeps them, and every shape a move acts on.
 """
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from typing import Any
 
 from games.feudum_guilds.components import GUILDS
@@ -26,7 +30,8 @@ from games.feudum_guilds.views import CARD_TEXT
 from games.svg import HIGHLIGHT, INK, MUTED, Drawing, for_email, header, plural, seat_colour
 
 WIDTH = 820
-EMAIL_WIDTH = 420  # the knight's panel (400) and a margin
+NARROW_WIDTH = 340  # units: at 11 / NARROW_TEXT px a unit, 343 px wide on a phone
+NARROW_TEXT = 11  # the narrow layout's smallest text
 GOODS = ["food", "wood", "iron", "sulfur", "saltpeter"]
 GOOD_COLOUR = {"food": "#C9A227", "wood": "#8B5A2B", "iron": "#7F8C8D", "sulfur": "#E8D44D",
                "saltpeter": "#E6E6E6"}
@@ -100,29 +105,35 @@ def draw(view: dict[str, Any], table: dict[str, Any]) -> str:
     names = table.get("names") or [p["name"] for p in players]
     viewer = view.get("seat")
     changed = _Changes(view, table.get("previous"))
-    email = for_email(table)
+    narrow = for_email(table)
     height = 640 + 250 * len(players)
-    d = Drawing(EMAIL_WIDTH if email else WIDTH, height,
+    d = Drawing(NARROW_WIDTH if narrow else WIDTH, height,
                 title=f"Feudum, epoch {view['epoch']}, round {view['round']}"
                 + (f", seen by {names[viewer]}" if viewer is not None else ""),
-                tooltips=not email)
-    y = header(d, {**table, "names": names, "to_act": view["to_act"]},
-               scores={p["seat"]: plural(p["vp"], "vp", "vp") for p in players})
-    y = _status(d, view, names, y + 6, email)
-    y = _guilds(d, view, changed, y + 8, email)
-    y = _boards(d, view, changed, y + 10, email)
-    y = _pending(d, view, viewer, y + 6, email)
+                tooltips=table.get("medium") != "email")
+    scores = {p["seat"]: plural(p["vp"], "vp", "vp") for p in players}
+    if narrow:
+        y = _header_narrow(d, {**table, "names": names, "to_act": view["to_act"]}, scores)
+        y = _status_narrow(d, view, names, y + 6)
+        y = _guilds_narrow(d, view, changed, y + 8)
+        y = _boards_narrow(d, view, changed, y + 10)
+        y = _pending_narrow(d, view, y + 6)
+        for p in players:
+            y = _player_narrow(d, p, viewer, changed, y + 8)
+        d.height = int(y + 10)
+        return d.render()
+    y = header(d, {**table, "names": names, "to_act": view["to_act"]}, scores=scores)
+    y = _status(d, view, names, y + 6)
+    y = _guilds(d, view, changed, y + 8)
+    y = _boards(d, view, changed, y + 10)
+    y = _pending(d, view, viewer, y + 6)
     for p in players:
-        if email:
-            y = _player_email(d, view, p, viewer, changed, y + 8)
-        else:
-            y = _player(d, view, p, viewer, changed, y + 8)
+        y = _player(d, view, p, viewer, changed, y + 8)
     d.height = int(y + 10)
     return d.render()
 
 
-def _status(d: Drawing, view: dict[str, Any], names: list[str], y: float,
-            email: bool = False) -> float:
+def _status(d: Drawing, view: dict[str, Any], names: list[str], y: float) -> float:
     d.text(10, y + 16, "Epoch", size=13, fill=MUTED)
     for e in range(1, 6):
         x = 60 + (e - 1) * 34
@@ -131,11 +142,7 @@ def _status(d: Drawing, view: dict[str, Any], names: list[str], y: float,
             d.rect(x, y + 2, 28, 20, fill=HIGHLIGHT if current else "#FFFFFF", rx=4)
             d.text(x + 14, y + 17, ["I", "II", "III", "IV", "V"][e - 1], size=12,
                    anchor="middle", weight="bold" if current else None)
-    if email:  # no room beside the epochs
-        y += 22
-        d.text(10, y + 17, f"Round {view['round']} · phase: {view['phase']}", size=13)
-    else:
-        d.text(240, y + 17, f"Round {view['round']} · phase: {view['phase']}", size=13)
+    d.text(240, y + 17, f"Round {view['round']} · phase: {view['phase']}", size=13)
     pending = view.get("pending")
     if pending and pending.get("seat") is not None:
         who = names[pending["seat"]] if pending["seat"] < len(names) else "?"
@@ -161,34 +168,36 @@ def _wrap(text: str, width: float, size: float) -> list[str]:
     return lines or [""]
 
 
-def _guilds(d: Drawing, view: dict[str, Any], changed: _Changes, y: float,
-            email: bool = False) -> float:
-    per_row = 3 if email else len(GUILDS)
-    w = (d.width - 20) / per_row
-    top = y
+def _guilds(d: Drawing, view: dict[str, Any], changed: _Changes, y: float) -> float:
+    w = (d.width - 20) / len(GUILDS)
     for i, g in enumerate(GUILDS):
-        x = 10 + (i % per_row) * w
-        y = top + (i // per_row) * 100
-        guild = view["guilds"][g]
-        taken = ", ".join(f"{s['rank']}: {s['name']}" for s in guild["seats"] if s["name"])
-        with d.group(target=f"guild:{g}", highlight=changed("guilds", g),
-                     title=f"{_title(g)} guild, patron {guild['patron']}"
-                     f"{'; ' + taken if taken else '; no ranks taken'}"
-                     f"; {plural(view['feudums'].get(g, 0), 'feudum')} left"):
-            d.rect(x + 2, y, w - 4, 96, fill=GUILD_COLOUR[g], rx=6,
-                   stroke=HIGHLIGHT if changed("guilds", g) else INK,
-                   stroke_width=3 if changed("guilds", g) else 1)
-            d.text(x + w / 2, y + 18, _title(g), size=14, anchor="middle", weight="bold")
-            d.text(x + w / 2, y + 33, guild["patron"], size=10, anchor="middle", fill=MUTED)
-            for r, s in enumerate(guild["seats"]):
-                cy = y + 50 + r * 18
-                colour = seat_colour(s["seat"]) if s["seat"] is not None else "#FFFFFF"
-                d.circle(x + 16, cy - 4, 6, fill=colour)
-                d.text(x + 26, cy, s["rank"][:4].title() + "." if len(s["rank"]) > 6
-                       else s["rank"].title(), size=10)
-            d.text(x + w - 8, y + 90, f"feudums {view['feudums'].get(g, 0)}", size=9,
-                   anchor="end", fill=MUTED)
-    return top + 100 * -(-len(GUILDS) // per_row)
+        _guild_card(d, view, changed, g, 10 + i * w, y, w, small=10, tiny=9)
+    return y + 100
+
+
+def _guild_card(d: Drawing, view: dict[str, Any], changed: _Changes, g: str, x: float,
+                y: float, w: float, small: float, tiny: float) -> None:
+    """One guild's card, ``w`` wide and 96 tall: its name, patron, ranks by colour and
+    feudums left (the patron and ranks at ``small``, the feudums at ``tiny``)."""
+    guild = view["guilds"][g]
+    taken = ", ".join(f"{s['rank']}: {s['name']}" for s in guild["seats"] if s["name"])
+    with d.group(target=f"guild:{g}", highlight=changed("guilds", g),
+                 title=f"{_title(g)} guild, patron {guild['patron']}"
+                 f"{'; ' + taken if taken else '; no ranks taken'}"
+                 f"; {plural(view['feudums'].get(g, 0), 'feudum')} left"):
+        d.rect(x + 2, y, w - 4, 96, fill=GUILD_COLOUR[g], rx=6,
+               stroke=HIGHLIGHT if changed("guilds", g) else INK,
+               stroke_width=3 if changed("guilds", g) else 1)
+        d.text(x + w / 2, y + 18, _title(g), size=14, anchor="middle", weight="bold")
+        d.text(x + w / 2, y + 33, guild["patron"], size=small, anchor="middle", fill=MUTED)
+        for r, s in enumerate(guild["seats"]):
+            cy = y + 50 + r * 18
+            colour = seat_colour(s["seat"]) if s["seat"] is not None else "#FFFFFF"
+            d.circle(x + 16, cy - 4, 6, fill=colour)
+            d.text(x + 26, cy, s["rank"][:4].title() + "." if len(s["rank"]) > 6
+                   else s["rank"].title(), size=small)
+        d.text(x + w - 8, y + 90, f"feudums {view['feudums'].get(g, 0)}", size=tiny,
+               anchor="end", fill=MUTED)
 
 
 def _good(d: Drawing, x: float, y: float, good: str, count: int | str, size: float = 9) -> None:
@@ -200,12 +209,7 @@ def _good(d: Drawing, x: float, y: float, good: str, count: int | str, size: flo
         d.text(x + size * 2, y + size * 0.5, f"{count}", size=11)
 
 
-def _boards(d: Drawing, view: dict[str, Any], changed: _Changes, y: float,
-            email: bool = False) -> float:
-    def moved(dx: float, dy: float):
-        """In an email, a panel drawn at its page place is moved into the one column."""
-        return d.group(transform=f"translate({dx},{dy})") if email else nullcontext()
-
+def _boards(d: Drawing, view: dict[str, Any], changed: _Changes, y: float) -> float:
     # Farmer: barn and chickens
     farmer = view["farmer"]
     with d.group(highlight=changed("farmer"),
@@ -220,33 +224,31 @@ def _boards(d: Drawing, view: dict[str, Any], changed: _Changes, y: float,
         d.text(20, y + 92, f"Purse: {farmer['purse']}s", size=11)
     # Merchant: the market, one row per good
     market = view["merchant"]["market"]
-    with moved(-270, 120):
-        _panel(d, 280, y, 260, 110, "Merchant's market", changed("merchant"))
-        for i, good in enumerate(g for g in GOODS if g in market):
-            row = market[good]
-            price = f"{row['price_now']}s" if row["price_now"] is not None else "sold out"
-            with d.group(target=f"good:{good}", title=f"{_title(good)}: {row['count']} at "
-                         f"the market, {price}"):
-                gy = y + 36 + i * 15
-                _good(d, 290, gy, good, "", size=7)
-                d.text(308, gy + 4, f"{good} ×{row['count']}  {price}", size=11)
+    _panel(d, 280, y, 260, 110, "Merchant's market", changed("merchant"))
+    for i, good in enumerate(g for g in GOODS if g in market):
+        row = market[good]
+        price = f"{row['price_now']}s" if row["price_now"] is not None else "sold out"
+        with d.group(target=f"good:{good}", title=f"{_title(good)}: {row['count']} at "
+                     f"the market, {price}"):
+            gy = y + 36 + i * 15
+            _good(d, 290, gy, good, "", size=7)
+            d.text(308, gy + 4, f"{good} ×{row['count']}  {price}", size=11)
     # Alchemist: carts and vessels
     alch = view["alchemist"]
-    with moved(-540, 240):
-        _panel(d, 550, y, 260, 110, "Alchemist", changed("alchemist"))
-        for i, good in enumerate(GOODS):
-            _good(d, 560 + i * 48, y + 40, good, alch["carts"].get(good, 0))
-        for i, vessel in enumerate(VESSELS):
-            with d.group(target=f"vessel:{vessel}", title=f"{_title(vessel)}: "
-                         f"{alch['vessel_supply'].get(vessel, 0)} in supply, "
-                         f"{alch['vessel_space'].get(vessel, 0)} space"):
-                vx = 560 + i * 82
-                d.rect(vx, y + 60, 76, 40, fill="#FFFFFF", rx=4)
-                d.text(vx + 38, y + 76, _title(vessel).replace("Flying Machine", "Flyer"),
-                       size=10, anchor="middle")
-                d.text(vx + 38, y + 93, f"{alch['vessel_supply'].get(vessel, 0)} left",
-                       size=10, anchor="middle", fill=MUTED)
-    y += 360 if email else 120
+    _panel(d, 550, y, 260, 110, "Alchemist", changed("alchemist"))
+    for i, good in enumerate(GOODS):
+        _good(d, 560 + i * 48, y + 40, good, alch["carts"].get(good, 0))
+    for i, vessel in enumerate(VESSELS):
+        with d.group(target=f"vessel:{vessel}", title=f"{_title(vessel)}: "
+                     f"{alch['vessel_supply'].get(vessel, 0)} in supply, "
+                     f"{alch['vessel_space'].get(vessel, 0)} space"):
+            vx = 560 + i * 82
+            d.rect(vx, y + 60, 76, 40, fill="#FFFFFF", rx=4)
+            d.text(vx + 38, y + 76, _title(vessel).replace("Flying Machine", "Flyer"),
+                   size=10, anchor="middle")
+            d.text(vx + 38, y + 93, f"{alch['vessel_supply'].get(vessel, 0)} left",
+                   size=10, anchor="middle", fill=MUTED)
+    y += 120
     # Knight: rows of sections by colour, and the monsters
     knight = view["knight"]
     knight_h = 30 + 22 * len(knight["rows"]) + 24
@@ -265,22 +267,21 @@ def _boards(d: Drawing, view: dict[str, Any], changed: _Changes, y: float,
                    + ("free" if owner is None else "tamed"), size=11)
     # Noble: scrolls with seals; Monk: rosary
     noble, monk = view["noble"], view["monk"]
-    with moved(-410, knight_h + 10):
-        _panel(d, 420, y, 390, 60, "Noble's scrolls", changed("noble"))
-        for i, sealed in enumerate(noble["scrolls"]):
-            with d.group(target=f"scroll:{i}", title=f"Scroll S{i + 1}: "
-                         + ("sealed" if sealed else "empty")):
-                sx = 430 + i * 44
-                d.rect(sx, y + 28, 38, 24, fill="#F6E7C1", rx=8)
-                if sealed:
-                    d.circle(sx + 19, y + 40, 7, fill="#B22222")
-        d.text(800, y + 18, f"seals in supply: {noble['seal_supply']}", size=10,
-               anchor="end", fill=MUTED)
-        _panel(d, 420, y + 66, 390, 44, "Monk's rosary", changed("monk"))
-        beads = " ".join(str(b) for b in monk["rosary"]) or "empty"
-        d.text(430, y + 102, f"Beads {beads} (sum {monk['rosary_sum']}) · coffer "
-               f"{monk['coffer']}s", size=11)
-    y = y + knight_h + 10 + 116 if email else max(my + 16, y + 116)
+    _panel(d, 420, y, 390, 60, "Noble's scrolls", changed("noble"))
+    for i, sealed in enumerate(noble["scrolls"]):
+        with d.group(target=f"scroll:{i}", title=f"Scroll S{i + 1}: "
+                     + ("sealed" if sealed else "empty")):
+            sx = 430 + i * 44
+            d.rect(sx, y + 28, 38, 24, fill="#F6E7C1", rx=8)
+            if sealed:
+                d.circle(sx + 19, y + 40, 7, fill="#B22222")
+    d.text(800, y + 18, f"seals in supply: {noble['seal_supply']}", size=10,
+           anchor="end", fill=MUTED)
+    _panel(d, 420, y + 66, 390, 44, "Monk's rosary", changed("monk"))
+    beads = " ".join(str(b) for b in monk["rosary"]) or "empty"
+    d.text(430, y + 102, f"Beads {beads} (sum {monk['rosary_sum']}) · coffer "
+           f"{monk['coffer']}s", size=11)
+    y = max(my + 16, y + 116)
     # Region tiles and the haversack
     d.text(10, y + 14, "Region tiles", size=12, weight="bold")
     for i, stack in enumerate(view["stacks"]):
@@ -291,7 +292,7 @@ def _boards(d: Drawing, view: dict[str, Any], changed: _Changes, y: float,
             d.rect(tx, y, 46, 22, fill="#E8F0E0" if stack else "#FFFFFF", rx=3)
             d.text(tx + 23, y + 15, f"{stack[0]}·{len(stack)}" if stack else "—", size=10,
                    anchor="middle")
-    hx, hy = (10, y + 30) if email else (440, y)  # an email: a line of its own
+    hx, hy = 440, y
     d.text(hx, hy + 14, "Haversack", size=12, weight="bold")
     for i, good in enumerate(GOODS):
         _good(d, hx + 80 + i * 58, hy + 12, good, view["haversack"].get(good, 0))
@@ -307,8 +308,7 @@ def _panel(d: Drawing, x: float, y: float, w: float, h: float, title: str,
     d.text(x + 8, y + 18, title, size=13, weight="bold")
 
 
-def _pending(d: Drawing, view: dict[str, Any], viewer: int | None, y: float,
-             email: bool = False) -> float:
+def _pending(d: Drawing, view: dict[str, Any], viewer: int | None, y: float) -> float:
     pending = view.get("pending") or {}
     if pending.get("kind") == "fist_pick":
         d.text(10, y + 16, "The two fists", size=12, weight="bold")
@@ -322,10 +322,6 @@ def _pending(d: Drawing, view: dict[str, Any], viewer: int | None, y: float,
         return y + 30
     if pending.get("kind") == "writ_keep" and pending.get("cards"):
         d.text(10, y + 16, "Royal Writs drawn", size=12, weight="bold")
-        if email:  # two to a row, below the heading
-            for i, card in enumerate(pending["cards"]):
-                _writ(d, 10 + (i % 2) * 150, y + 24 + (i // 2) * 40, card)
-            return y + 24 + 40 * -(-len(pending["cards"]) // 2)
         for i, card in enumerate(pending["cards"]):
             _writ(d, 140 + i * 150, y, card)
         return y + 40
@@ -390,69 +386,15 @@ def _player(d: Drawing, view: dict[str, Any], p: dict[str, Any], viewer: int | N
     return y + h
 
 
-def _player_email(d: Drawing, view: dict[str, Any], p: dict[str, Any],
-                  viewer: int | None, changed: _Changes, y: float) -> float:
-    """A player's panel re-flowed into an email's width: the same facts as
-    :func:`_player`, one thing to a line where the page puts them side by side."""
-    seat, width = p["seat"], d.width - 20
-    mine = seat == viewer
-    hand = p.get("hand") or []
-    top = y
-    stats = (f"{plural(p['vp'], 'vp', 'vp')} · {plural(p['shillings'], 'shilling')} · "
-             f"{plural(p['seals'], 'seal')} · {plural(p['markers'], 'marker')}")
-    d.circle(26, y + 18, 8, fill=seat_colour(seat), stroke=None)
-    d.text(40, y + 23, p["name"] + (" (you)" if mine else ""), size=15, weight="bold")
-    d.text(24, y + 42, stats, size=12)
-    y += 64
-    for i, good in enumerate(GOODS):
-        _good(d, 24 + i * 52, y, good, p["goods"].get(good, 0))
-    y += 4
-    vessels = ", ".join(f"{_title(v)} {n}" for v, n in p["vessels"].items() if n)
-    pawns = ", ".join(_title(pw["guild"]) + (" (wine)" if pw["wine"] else "")
-                      for pw in p["pawns"] if pw["guild"]) or "none in play"
-    for line in (_wrap(f"Wine barrel {p['wine_barrel']} · vessels: {vessels or 'none'}",
-                       width - 28, 11) + _wrap(f"Pawns: {pawns}", width - 28, 11)):
-        y += 16
-        d.text(24, y + 4, line, size=11)
-    per_row = int((width - 20) // 64)
-    locations = p["locations"][:12]
-    for i, loc in enumerate(locations):
-        lx, ly = 24 + (i % per_row) * 64, y + 14 + (i // per_row) * 34
-        goods = sum(loc["goods"].values())
-        with d.group(target=f"location:{loc['id']}" if mine else None):
-            d.rect(lx, ly, 58, 30, fill=GUILD_COLOUR.get(loc["guild"] or "", "#F3F3F3"), rx=4)
-            d.text(lx + 29, ly + 14, f"#{loc['id']} {loc['kind'][:7]}", size=9,
-                   anchor="middle")
-            if goods:
-                d.text(lx + 29, ly + 26, plural(goods, "good"), size=9, anchor="middle",
-                       fill=MUTED)
-    y += 14 + 34 * -(-len(locations) // per_row) + 6
-    _cards(d, p, mine, y, per_row=4)
-    y += 2 * 40
-    stars = ", ".join(f"{_title(g)} {n}" for g, n in p["stars"].items() if n)
-    for line in _wrap(f"Writs: {p['writs']}" + (f" · stars: {stars}" if stars else "")
-                      + f" · tiles {len(p['tiles'])} · service {p['military_service']}",
-                      width - 28, 11):
-        y += 14
-        d.text(24, y, line, size=11, fill=MUTED)
-    y += 8
-    for i, card in enumerate(hand):
-        _writ(d, 24 + (i % 2) * 150, y + (i // 2) * 40, card)
-    y += 40 * -(-len(hand) // 2) + 4
-    hot = changed("players", seat)
-    # the frame on top (stroke only), as tall as what it holds
-    d.rect(10, top, width, y - top, fill="none", rx=8,
-           stroke=HIGHLIGHT if hot else seat_colour(seat), stroke_width=3)
-    return y
-
-
-def _cards(d: Drawing, p: dict[str, Any], mine: bool, y: float, per_row: int = 8) -> None:
-    """The eight action cards: the owner sees which are selected; everyone sees which
-    were played (and how many are left once revealed)."""
+def _cards(d: Drawing, p: dict[str, Any], mine: bool, y: float, per_row: int = 8,
+           step: float = 96, w: float = 90, small: float = 9, count: bool = True) -> None:
+    """The eight action cards, ``w`` wide, ``per_row`` to a row ``step`` apart: the owner
+    sees which are selected; everyone sees which were played (and, if ``count``, how many
+    are left once revealed, above the cards' right end; the state at ``small``)."""
     selected = set(p.get("selected") or [])
     played = p["played"]
     for i, card in enumerate(CARD_NAMES):
-        x = 24 + (i % per_row) * 96
+        x = 24 + (i % per_row) * step
         y_card = y + (i // per_row) * 40
         state = ("played" if card in played else "selected" if card in selected
                  else "")
@@ -460,10 +402,341 @@ def _cards(d: Drawing, p: dict[str, Any], mine: bool, y: float, per_row: int = 8
         with d.group(target=f"card:{card}" if mine else None,
                      title=f"{_title(card)}" + (f" ({state})" if state else "")
                      + f": {CARD_TEXT.get(card, '')}"):
-            d.rect(x, y_card, 90, 34, fill=fill, rx=4)
-            d.text(x + 45, y_card + 15, _title(card), size=11, anchor="middle")
+            d.rect(x, y_card, w, 34, fill=fill, rx=4)
+            d.text(x + w / 2, y_card + 15, _title(card), size=11, anchor="middle")
             if state:
-                d.text(x + 45, y_card + 29, state, size=9, anchor="middle", fill=MUTED)
-    if "cards_left" in p and not mine:
+                d.text(x + w / 2, y_card + 29, state, size=small, anchor="middle", fill=MUTED)
+    if count and "cards_left" in p and not mine:
         d.text(d.width - 24, y - 4, f"{plural(p['cards_left'], 'card')} left", size=10,
                anchor="end", fill=MUTED)
+
+
+# -- the narrow layout (an email, a phone's page) -------------------------------------------
+
+_THIN = frozenset("ijlI'.,:;!|·")
+_SLIM = frozenset("frt()[]-/ ")
+_WIDE = frozenset("mwMW#%&+<=>@~×…—")
+
+
+def _span(text: object, size: float, bold: bool = False) -> float:
+    """About how wide ``text`` is at font ``size`` in DejaVu Sans, never less for Latin
+    text (letter by letter: the widest of its class; other scripts an em a letter)."""
+    em = 0.0
+    for c in str(text):
+        if c in _THIN:
+            em += 0.36
+        elif c in _SLIM:
+            em += 0.45
+        elif c in _WIDE or ord(c) > 0x24F:
+            em += 1.0
+        elif c.isupper():
+            em += 0.8
+        else:
+            em += 0.64
+    return em * size * (1.13 if bold else 1.0)
+
+
+def _fit(text: object, width: float, size: float, bold: bool = False) -> str:
+    """``text``, cut with an ellipsis if it would be wider than ``width``."""
+    text = str(text)
+    if _span(text, size, bold) <= width:
+        return text
+    while text and _span(text + "…", size, bold) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _lines(text: object, width: float, size: float, bold: bool = False) -> list[str]:
+    """``text`` wrapped at spaces (not at no-break spaces) into lines at most ``width``
+    wide (a word wider than a line is cut)."""
+    lines: list[str] = []
+    for word in filter(None, str(text).split(" ")):
+        if lines and _span(lines[-1] + " " + word, size, bold) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(_fit(word, width, size, bold))
+    return lines or [""]
+
+
+def _header_narrow(d: Drawing, table: dict[str, Any], scores: dict[int, str]) -> float:
+    """The strip :func:`games.svg.header` draws, one player to a line (a long name cut)
+    and the deadline wrapped: nothing past the narrow picture's edge."""
+    names = table.get("names") or []
+    to_act = set(table.get("to_act") or [])
+    viewer = table.get("seat")
+    y = 22.0
+    for seat, name in enumerate(names):
+        bold = seat in to_act
+        rest = (" (you)" if seat == viewer else "") + (f": {scores[seat]}" if seat in scores
+                                                       else "")
+        room = d.width - 10 - 38 - _span(rest, 14, bold)
+        colour = seat_colour(seat)
+        if bold:
+            d.polygon([(10, y - 11), (10, y + 1), (20, y - 5)], fill=colour, stroke=None)
+        d.circle(28, y - 5, 6, fill=colour, stroke=None)
+        d.text(38, y, _fit(name, room, 14, bold) + rest, size=14,
+               weight="bold" if bold else None)
+        y += 22
+    y -= 22
+    deadline = table.get("deadline")
+    if deadline:  # broken after its commas first: the day, then the time
+        parts = f"Deadline: {deadline}".split(", ")
+        for k, part in enumerate(parts):
+            for line in _lines(part + ("," if k < len(parts) - 1 else ""), d.width - 20, 13):
+                y += 18
+                d.text(10, y, line, size=13, fill=MUTED)
+    return y + 14
+
+
+def _status_narrow(d: Drawing, view: dict[str, Any], names: list[str], y: float) -> float:
+    """The epochs, then the round and phase, then what is asked now, wrapped."""
+    d.text(10, y + 16, "Epoch", size=13, fill=MUTED)
+    for e in range(1, 6):
+        x = 60 + (e - 1) * 34
+        current = e == view["epoch"]
+        with d.group(title=f"Epoch {e}" + (" (now)" if current else "")):
+            d.rect(x, y + 2, 28, 20, fill=HIGHLIGHT if current else "#FFFFFF", rx=4)
+            d.text(x + 14, y + 17, ["I", "II", "III", "IV", "V"][e - 1], size=12,
+                   anchor="middle", weight="bold" if current else None)
+    y += 22
+    d.text(10, y + 17, _fit(f"Round {view['round']} · phase: {view['phase']}",
+                            d.width - 20, 13), size=13)
+    pending = view.get("pending")
+    asked: list[str] = []
+    if pending and pending.get("seat") is not None:
+        who = names[pending["seat"]] if pending["seat"] < len(names) else "?"
+        card = f" ({_title(pending['card'])})" if pending.get("card") else ""
+        asked = _lines(f"{who}: {pending['prompt']}{card}", d.width - 20, 13, bold=True)
+    elif view["phase"] == "select":
+        asked = _lines("Everyone secretly selects action cards", d.width - 20, 13, bold=True)
+    for k, line in enumerate(asked):
+        d.text(10, y + 40 + 16 * k, line, size=13, weight="bold")
+    return y + 48 + 16 * max(len(asked) - 1, 0)
+
+
+def _guilds_narrow(d: Drawing, view: dict[str, Any], changed: _Changes, y: float) -> float:
+    """The guilds two to a row."""
+    w = (d.width - 20) / 2
+    for i, g in enumerate(GUILDS):
+        _guild_card(d, view, changed, g, 10 + (i % 2) * w, y + (i // 2) * 100, w,
+                    small=NARROW_TEXT, tiny=NARROW_TEXT)
+    return y + 100 * -(-len(GUILDS) // 2)
+
+
+def _boards_narrow(d: Drawing, view: dict[str, Any], changed: _Changes, y: float) -> float:
+    """The boards one under another, each as wide as the picture, then the region tiles
+    and the haversack."""
+    w = d.width - 20  # a panel's width, from x = 10
+    # Farmer: barn and chickens
+    farmer = view["farmer"]
+    with d.group(highlight=changed("farmer"),
+                 title=f"Farmer's barn: {sum(farmer['barn'].values())} of "
+                       f"{farmer['capacity']} goods; chickens {farmer['chicken_sum']}; "
+                       f"purse {farmer['purse']}s"):
+        _panel(d, 10, y, w, 100, "Farmer's barn", changed("farmer"))
+        for i, good in enumerate(GOODS):
+            _good(d, 20 + i * 58, y + 42, good, farmer["barn"].get(good, 0), size=10)
+        chickens = " ".join("·" if c is None else str(c) for c in farmer["chickens"])
+        d.text(20, y + 70, _fit(f"Chickens: {chickens} (sum {farmer['chicken_sum']})",
+                                w - 20, 11), size=11)
+        d.text(20, y + 90, f"Purse: {farmer['purse']}s", size=11)
+    y += 106
+    # Merchant: the market, one row per good, each row a target as wide as the panel
+    market = view["merchant"]["market"]
+    rows = [g for g in GOODS if g in market]
+    h = 30 + 22 * max(len(rows), 1)
+    _panel(d, 10, y, w, h, "Merchant's market", changed("merchant"))
+    for i, good in enumerate(rows):
+        row = market[good]
+        price = f"{row['price_now']}s" if row["price_now"] is not None else "sold out"
+        with d.group(target=f"good:{good}", title=f"{_title(good)}: {row['count']} at "
+                     f"the market, {price}"):
+            gy = y + 42 + i * 22
+            d.rect(16, gy - 14, w - 12, 20, fill="#FFFFFF", stroke=None, rx=4)
+            _good(d, 24, gy, good, "", size=10)
+            d.text(48, gy + 4, f"{good} ×{row['count']}  {price}", size=11)
+    y += h + 6
+    # Alchemist: carts and vessels
+    alch = view["alchemist"]
+    _panel(d, 10, y, w, 104, "Alchemist", changed("alchemist"))
+    for i, good in enumerate(GOODS):
+        _good(d, 20 + i * 58, y + 42, good, alch["carts"].get(good, 0), size=10)
+    vw = (w - 20 - 2 * 6) / len(VESSELS)
+    for i, vessel in enumerate(VESSELS):
+        with d.group(target=f"vessel:{vessel}", title=f"{_title(vessel)}: "
+                     f"{alch['vessel_supply'].get(vessel, 0)} in supply, "
+                     f"{alch['vessel_space'].get(vessel, 0)} space"):
+            vx = 20 + i * (vw + 6)
+            d.rect(vx, y + 56, vw, 40, fill="#FFFFFF", rx=4)
+            d.text(vx + vw / 2, y + 72, _title(vessel).replace("Flying Machine", "Flyer"),
+                   size=11, anchor="middle")
+            d.text(vx + vw / 2, y + 89, f"{alch['vessel_supply'].get(vessel, 0)} left",
+                   size=11, anchor="middle", fill=MUTED)
+    y += 110
+    # Knight: rows of sections by colour, then the monsters one to a line
+    knight = view["knight"]
+    monsters = list(knight["monsters"].items())
+    h = 30 + 22 * len(knight["rows"]) + 22 * len(monsters) + 4
+    _panel(d, 10, y, w, h, "Knight's rows", changed("knight"))
+    for i, row in enumerate(knight["rows"]):
+        ry = y + 40 + i * 22
+        colour = seat_colour(row["seat"]) if isinstance(row["seat"], int) else NEUTRAL
+        d.text(20, ry + 4, _fit(row["colour"], 94, 11), size=11)
+        for j, filled in enumerate(row["sections"]):
+            d.rect(120 + j * 40, ry - 8, 34, 14, fill=colour if filled else "#FFFFFF", rx=3)
+    my = y + 40 + len(knight["rows"]) * 22
+    for i, (monster, owner) in enumerate(monsters):
+        with d.group(target=f"monster:{monster}", title=f"{_title(monster)}: "
+                     + ("untamed" if owner is None else f"held by seat {owner}")):
+            d.rect(16, my + i * 22 - 11, w - 12, 20, fill="#FFFFFF", stroke=None, rx=4)
+            d.text(20, my + i * 22 + 4, f"{_title(monster)}: "
+                   + ("free" if owner is None else "tamed"), size=11)
+    y += h + 6
+    # Noble: scrolls with seals
+    noble = view["noble"]
+    _panel(d, 10, y, w, 60, "Noble's scrolls", changed("noble"))
+    for i, sealed in enumerate(noble["scrolls"]):
+        with d.group(target=f"scroll:{i}", title=f"Scroll S{i + 1}: "
+                     + ("sealed" if sealed else "empty")):
+            sx = 20 + i * 44
+            d.rect(sx, y + 28, 38, 24, fill="#F6E7C1", rx=8)
+            if sealed:
+                d.circle(sx + 19, y + 40, 7, fill="#B22222")
+    d.text(10 + w - 10, y + 18, f"seals in supply: {noble['seal_supply']}",
+           size=NARROW_TEXT, anchor="end", fill=MUTED)
+    y += 66
+    # Monk: rosary
+    monk = view["monk"]
+    beads = " ".join(str(b) for b in monk["rosary"]) or "empty"
+    lines = _lines(f"Beads {beads} (sum {monk['rosary_sum']}) · coffer {monk['coffer']}s",
+                   w - 20, 11)
+    _panel(d, 10, y, w, 30 + 16 * len(lines), "Monk's rosary", changed("monk"))
+    for k, line in enumerate(lines):
+        d.text(20, y + 36 + 16 * k, line, size=11)
+    y += 30 + 16 * len(lines) + 8
+    # Region tiles: the heading on a line of its own, the stacks below
+    d.text(10, y + 14, "Region tiles", size=12, weight="bold")
+    step = min(54.0, (w + 8) / max(len(view["stacks"]), 1))
+    for i, stack in enumerate(view["stacks"]):
+        with d.group(target=f"stack:{i}", title=f"Tile stack {i + 1}: "
+                     + (f"top from epoch {stack[0]}, {plural(len(stack), 'tile')}"
+                        if stack else "empty")):
+            tx = 10 + i * step
+            d.rect(tx, y + 22, step - 8, 24, fill="#E8F0E0" if stack else "#FFFFFF", rx=3)
+            d.text(tx + (step - 8) / 2, y + 38, f"{stack[0]}·{len(stack)}" if stack else "—",
+                   size=NARROW_TEXT, anchor="middle")
+    y += 52
+    # the haversack, and the writs left in the deck
+    d.text(10, y + 14, "Haversack", size=12, weight="bold")
+    for i, good in enumerate(GOODS):
+        _good(d, 92 + i * 46, y + 12, good, view["haversack"].get(good, 0), size=10)
+    d.text(d.width - 10, y + 36, f"Royal Writs in the deck: {view['writ_deck']}",
+           size=NARROW_TEXT, anchor="end", fill=MUTED)
+    return y + 42
+
+
+def _pending_narrow(d: Drawing, view: dict[str, Any], y: float) -> float:
+    """The two fists to pick from, or the Royal Writs drawn (one to a row)."""
+    pending = view.get("pending") or {}
+    if pending.get("kind") == "fist_pick":
+        d.text(10, y + 16, "The two fists", size=12, weight="bold")
+        fists = pending.get("fists") or {}
+        for i, fist in enumerate(("left", "right")):
+            with d.group(target=f"fist:{fist}", title=f"The {fist} fist"
+                         + (f": bead {fists[fist]}" if fist in fists else "")):
+                d.rect(130 + i * 100, y, 90, 26, fill="#FFFFFF", rx=10)
+                d.text(175 + i * 100, y + 17, f"{fist} {fists.get(fist, '?')}", size=11,
+                       anchor="middle")
+        return y + 32
+    if pending.get("kind") == "writ_keep" and pending.get("cards"):
+        d.text(10, y + 16, "Royal Writs drawn", size=12, weight="bold")
+        for i, card in enumerate(pending["cards"]):
+            _writ_narrow(d, 10, y + 24 + i * 42, d.width - 20, card)
+        return y + 24 + 42 * len(pending["cards"])
+    return y
+
+
+def _writ_narrow(d: Drawing, x: float, y: float, w: float, card: dict[str, Any]) -> None:
+    """A Royal Writ ``w`` wide: its name and what it scores, each cut to the card."""
+    detail = card.get("scores", card["kind"])
+    with d.group(target=f"writ:{card['id']}", title=f"{card['name']} ({card['kind']}): "
+                 f"{detail}"):
+        d.rect(x, y, w, 36, fill="#FFF8DC", rx=4)
+        d.text(x + 6, y + 15, _fit(card["name"], w - 12, 11, bold=True), size=11,
+               weight="bold")
+        d.text(x + 6, y + 30, _fit(detail, w - 12, 11), size=11, fill=MUTED)
+
+
+def _player_narrow(d: Drawing, p: dict[str, Any], viewer: int | None, changed: _Changes,
+                   y: float) -> float:
+    """A player's panel as wide as the picture: the same facts as :func:`_player`, one
+    thing to a line where the desk puts them side by side."""
+    seat, width = p["seat"], d.width - 20
+    mine = seat == viewer
+    hand = p.get("hand") or []
+    hot = changed("players", seat)
+    inner = width - 28  # text from x = 24 to 14 short of the frame's right edge
+    top = y
+    with d.group(highlight=hot, title=f"{p['name']}: {plural(p['vp'], 'vp', 'vp')}, "
+                 f"{plural(p['shillings'], 'shilling')}"):
+        d.circle(26, y + 18, 8, fill=seat_colour(seat), stroke=None)
+        you = " (you)" if mine else ""
+        d.text(40, y + 23, _fit(p["name"], width - 44 - _span(you, 15, True), 15, True) + you,
+               size=15, weight="bold")
+    y += 26
+    stats = (f"{plural(p['vp'], 'vp', 'vp')} · {plural(p['shillings'], 'shilling')} · "
+             f"{plural(p['seals'], 'seal')} · {plural(p['markers'], 'marker')}")
+    for line in _lines(stats, inner, 12):
+        y += 16
+        d.text(24, y, line, size=12)
+    y += 26
+    for i, good in enumerate(GOODS):
+        _good(d, 24 + i * 58, y, good, p["goods"].get(good, 0), size=10)
+    y += 6
+    # a vessel and its count, or a pawn and its wine, stay on one line (no-break spaces)
+    vessels = ", ".join(f"{_title(v)} {n}".replace(" ", "\u00a0")
+                        for v, n in p["vessels"].items() if n)
+    pawns = ", ".join((_title(pw["guild"]) + (" (wine)" if pw["wine"] else "")).replace(
+        " ", "\u00a0") for pw in p["pawns"] if pw["guild"]) or "none in play"
+    for line in (_lines(f"Wine barrel {p['wine_barrel']} · vessels: {vessels or 'none'}",
+                        inner, 11) + _lines(f"Pawns: {pawns}", inner, 11)):
+        y += 16
+        d.text(24, y, line, size=11)
+    # locations three to a row
+    locations = p["locations"][:12]
+    lw = (inner - 2 * 6) / 3
+    for i, loc in enumerate(locations):
+        lx, ly = 24 + (i % 3) * (lw + 6), y + 10 + (i // 3) * 38
+        goods = sum(loc["goods"].values())
+        title = (f"Location #{loc['id']}: {loc['kind']}"
+                 + (f" ({_title(loc['guild'])})" if loc["guild"] else "")
+                 + (f", {plural(goods, 'good')}" if goods else ""))
+        with d.group(target=f"location:{loc['id']}" if mine else None, title=title):
+            d.rect(lx, ly, lw, 34, fill=GUILD_COLOUR.get(loc["guild"] or "", "#F3F3F3"), rx=4)
+            d.text(lx + lw / 2, ly + 15, _fit(f"#{loc['id']} {loc['kind']}", lw - 8, 11),
+                   size=11, anchor="middle")
+            if goods:
+                d.text(lx + lw / 2, ly + 29, plural(goods, "good"), size=11, anchor="middle",
+                       fill=MUTED)
+    y += 10 + 38 * -(-len(locations) // 3)
+    # the action cards four to a row, how many are left on a line above them
+    if "cards_left" in p and not mine:
+        y += 16
+        d.text(24, y, f"{plural(p['cards_left'], 'card')} left", size=11, fill=MUTED)
+    cw = (inner - 3 * 6) / 4
+    _cards(d, p, mine, y + 8, per_row=4, step=cw + 6, w=cw, small=NARROW_TEXT, count=False)
+    y += 8 + 40 * -(-len(CARD_NAMES) // 4)
+    stars = ", ".join(f"{_title(g)} {n}" for g, n in p["stars"].items() if n)
+    for line in _lines(f"Writs: {p['writs']}" + (f" · stars: {stars}" if stars else "")
+                       + f" · tiles {len(p['tiles'])} · service {p['military_service']}",
+                       inner, 11):
+        y += 15
+        d.text(24, y, line, size=11, fill=MUTED)
+    y += 8
+    for i, card in enumerate(hand):
+        _writ_narrow(d, 24, y + i * 42, inner, card)
+    y += 42 * len(hand) + 4
+    # the frame on top (stroke only), as tall as what it holds
+    d.rect(10, top, width, y - top, fill="none", rx=8,
+           stroke=HIGHLIGHT if hot else seat_colour(seat), stroke_width=3)
+    return y
