@@ -12,9 +12,11 @@ and ``games/`` (the worker imports no ``service/`` code).
   the read model no longer holds.
 * ``previous``: the view this seat had right after its last move at or before the
   version drawn (what changed since is highlighted); None before its first move.
-* ``medium``: ``"page"`` (the web page: the whole table, tooltips, clickable shapes) or
+* ``medium``: ``"page"`` (the web page: the whole table, tooltips, clickable shapes),
   ``"email"`` (a PNG in a mail read on a phone: a narrow layout with larger text and
-  without the least important panels; see :meth:`games.protocol.Game.picture`).
+  without the least important panels) or ``"phone"`` (the web page below a phone's
+  width: the narrow layout with every shape a move acts on); see
+  :meth:`games.protocol.Game.picture`.
 
 Pictures are cached per (game, version, seat, deadline, medium) in a bounded LRU: a version
 never changes once written, so an entry is only ever evicted, never stale.
@@ -143,7 +145,7 @@ def table_for(games: GameService, table: Table, seat: int | None, latest: bool =
               deadline: str | None | EllipsisType = ..., medium: str = "page") -> dict[str, Any]:
     """The ``table`` argument of :meth:`Game.picture` for ``seat`` at ``table``'s version
     (``latest``: it is the game's current version, so the deadline applies; ``deadline``:
-    its text if the caller has it already; ``medium``: ``page`` or ``email``)."""
+    its text if the caller has it already; ``medium``: ``page``, ``email`` or ``phone``)."""
     to_act = table.to_act()
     if not latest:
         deadline = None

@@ -152,11 +152,13 @@ class Game(ABC):
         (seats), ``deadline`` (text in the viewer's time zone, or None), ``version`` and
         ``previous`` (the view this seat had at its last move, or None: what differs is
         highlighted) and ``medium``: ``"page"`` (the default: the whole table for the web
-        page) or ``"email"`` (a PNG in a mail, read on a phone about 340 px wide with no
+        page), ``"email"`` (a PNG in a mail, read on a phone about 340 px wide with no
         zoom: draw it about 400 units wide, text at 11 units or more, only what matters
-        for the reader's move, no tooltips).  A shape a move can be made on carries
-        ``data-target="<name>"`` with a name from :meth:`move_targets`.  Build it with
-        :mod:`games.svg`.
+        for the reader's move, no tooltips) or ``"phone"`` (the web page below a phone's
+        width: the email's narrow layout, but with every shape a legal move names, since
+        it is the only picture the phone shows; :func:`games.svg.for_email` is true for
+        both).  A shape a move can be made on carries ``data-target="<name>"`` with a
+        name from :meth:`move_targets`.  Build it with :mod:`games.svg`.
         """
         return None
 

@@ -137,9 +137,14 @@ class Drawing:
 EMAIL_WIDTH = 400  # units: an email picture's width (a phone shows it ~340 px wide)
 
 
+NARROW = ("email", "phone")  # the media drawn in the narrow layout
+
+
 def for_email(table: dict) -> bool:
-    """Whether the picture goes into an email (``table["medium"] == "email"``)."""
-    return table.get("medium") == "email"
+    """Whether the picture is drawn in the narrow layout, for a phone: in an email
+    (``table["medium"] == "email"``) or on the game page below a phone's width
+    (``"phone"``: the same layout, with every shape a move acts on)."""
+    return table.get("medium") in NARROW
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

@@ -98,10 +98,11 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
     due, tz = seat_clock(runtime.games, link.game_id, link.seat, to_act)
     deadline = local_time(due, tz)
     picture = picture_of(runtime.games, table, link.seat, deadline=deadline)
-    # a phone's picture: the game's narrow layout with larger text (the email's), shown
-    # instead of the page's below a phone's width when the game draws one of its own
+    # a phone's picture: the game's narrow layout with larger text (the email's, plus
+    # whatever the email leaves to the page), shown instead of the page's below a
+    # phone's width when the game draws one of its own
     phone_picture = picture_of(runtime.games, table, link.seat, deadline=deadline,
-                               medium="email") if picture else None
+                               medium="phone") if picture else None
     if phone_picture == picture:
         phone_picture = None
     history_lines = history.lines(runtime.store, link.game_id, game, table.names, link.seat,

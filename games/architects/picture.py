@@ -12,7 +12,13 @@ For an email (``table["medium"] == "email"``) the same sections are drawn 400 un
 (a phone shows them at about 340 px, so the small print stays about 9 px), the board in
 two columns, with no tooltips, and without the Workshop, the Guildhall and Cathedral
 panel and the legend: the page has them, and the status line and each tableau carry the
-Guildhall count and the Cathedral levels.
+Guildhall count and the Cathedral levels.  The page on a phone (``"phone"``) draws the
+same narrow layout with the Workshop (its cards two to a row) and the Guildhall above
+the Cathedral, so every shape a move acts on is there; its smallest text is no smaller
+than the email's (the page enlarges the picture until that text reads at 11 px).
+
+Small clickable groups (Workers with their count) lie on an invisible hit area, so a
+click between the icon and its count still picks them.
 """
 
 from __future__ import annotations
@@ -102,7 +108,10 @@ class Picture:
         names = [pl["name"] for pl in self.players]
         # An email is read on a phone without zoom: narrower (so its text is larger once
         # scaled to the screen), no tooltips, and only what the reader's move needs.
-        self.email = for_email(table)
+        self.email = for_email(table)  # the narrow layout (an email, or a phone's page)
+        # an email's PNG leaves the Workshop and the Guildhall to the page; a page, on a
+        # phone too, has every shape a move acts on
+        self.panels = table.get("medium") != "email"
         self.W = EMAIL_WIDTH if self.email else W
         self.d = Drawing(self.W, 100, title=f"Architects of the West Kingdom: {', '.join(names)}",
                          tooltips=not self.email)
@@ -132,6 +141,13 @@ class Picture:
         if on:
             self.d.rect(x - 2, y - 2, w + 4, h + 4, fill="none", stroke=HIGHLIGHT,
                         stroke_width=5, rx=6)
+
+    def hit(self, x: float, y: float, w: float, h: float) -> None:
+        """An invisible area that takes clicks for the group it is drawn in (first), so
+        a click in a gap between its shapes still lands on the group.  Nested in a plain
+        group, the page's outlines of a target's shapes (direct children) pass it by."""
+        with self.d.group():
+            self.d.rect(x, y, w, h, fill="none", stroke=None, pointer_events="all")
 
     # -- small shapes ----------------------------------------------------------------------
     def worker(self, cx: float, cy: float, fill: str, s: float = 14) -> None:
@@ -392,6 +408,7 @@ class Picture:
                 with d.group(target=f"workers:{loc}:{q}",
                              title=f"{plural(n, pl['colour'] + ' Worker')} ({pl['name']}) at "
                                    f"the {locations.NAMES[loc]}"):
+                    self.hit(wx - 10, y + h - 32, 23 + 7.8 * (1 + len(str(n))), 28)
                     self.worker(wx, y + h - 18, colour(pl), s=18)
                     d.text(wx + 11, y + h - 9, f"×{n}", size=13, weight="bold")
                 wx += 33 + 8 * len(str(n))
@@ -463,6 +480,8 @@ class Picture:
                 target = "mine:prison" if q == self.seat else None
                 with d.group(target=target, title=f"{plural(n, pl['colour'] + ' Worker')} "
                                                   f"({pl['name']}) in Prison"):
+                    if target:
+                        self.hit(x - 10, self.y + 6, 24 + 7.8 * (1 + len(str(n))), 28)
                     self.worker(x, self.y + 22, colour(pl), s=18)
                     d.text(x + 12, self.y + 30, f"×{n}", size=13, weight="bold")
                 x += 36 + 9 * len(str(n))
@@ -472,59 +491,88 @@ class Picture:
 
     def workshop(self) -> None:
         """The Workshop's two rows of Apprentices (Silver on skipped cards) and the
-        Building pile."""
+        Building pile.  Narrow, each row's four cards go two to a line, numbered by
+        column (a column's cost)."""
         v, d = self.v, self.d
         self.heading("Workshop", f"Apprentice deck {v['app_deck']} · Building pile {v['deck']}")
         gap = 6
-        w = (self.W - 2 * PAD - 3 * gap) / 4
-        h = 142
+        per_line = 2 if self.email else 4
+        w = (self.W - 2 * PAD - (per_line - 1) * gap) / per_line
         for row in range(2):
-            for col in range(4):
-                x = PAD + col * (w + gap)
-                y = self.y + row * (h + gap)
-                cid = v["workshop"][row][col]
-                silver = v["workshop_silver"][row][col]
-                changed = self.changed("workshop", row, col) or \
-                    self.changed("workshop_silver", row, col)
-                self.outline(x, y, w, h, changed)
-                if cid is None:
-                    d.rect(x, y, w, h, fill="none", stroke=MUTED, rx=5, stroke_dasharray="4 3")
-                    continue
-                card = apprentice(cid)
-                title = presentation.apprentice_details(cid) + \
-                    f" (row {row + 1}, column {col + 1})"
-                if silver:
-                    title += f"; {plural(silver, 'Silver', 'Silver')} on it"
-                with d.group(target=f"ws:{row}:{col}", title=title, highlight=changed):
-                    d.rect(x, y, w, h, fill=CARD, stroke=INK, rx=5)
-                    d.text(x + 6, y + 16, card["name"], size=13, weight="bold")
-                    sx = self.skills(x + 6, y + 22, card["skills"], s=14)
-                    if card["virtue_on_hire"]:
-                        d.text(sx + 2, y + 34, f"{card['virtue_on_hire']:+d}", size=11,
-                               weight="bold")
-                        self.resource(sx + 17, y + 24, "virtue", s=10)
-                    self.lines(x + 6, y + 54, card["ability"], w - 10, 11, max_lines=7)
-                    if silver:
-                        self.resource(x + w - 26, y + 20, "silver", s=16)
-                        d.text(x + w - 18, y + 32, silver, size=11, anchor="middle",
-                               weight="bold")
-        self.y += 2 * h + gap + 6
-        d.text(PAD, self.y + 8, "Column n costs n-1 Silver placed on the cards skipped, "
-                                "less 1 per own Worker at the Workshop.",
-               size=11, fill=MUTED)
-        self.y += 14
+            if self.email:
+                self.y += 14
+                d.text(PAD, self.y, f"Row {row + 1}", size=12, weight="bold", fill=MUTED)
+                self.y += 4
+            for first in range(0, 4, per_line):
+                cols = range(first, first + per_line)
+                h = self._workshop_height(row, cols, w)
+                for k, col in enumerate(cols):
+                    self._workshop_card(row, col, PAD + k * (w + gap), self.y, w, h)
+                self.y += h + gap
+        self.y += 6
+        self.y = self.lines(PAD, self.y + 2, "Column n costs n-1 Silver placed on the cards "
+                            "skipped, less 1 per own Worker at the Workshop.",
+                            self.W - 2 * PAD, 11, fill=MUTED) - 8
         with d.group(target="deck:buildings",
                      title=f"Building pile: {plural(v['deck'], 'card')} (Building plans)"):
             d.rect(PAD, self.y, 150, 30, fill=CARD, stroke=INK, rx=4)
             d.rect(PAD + 3, self.y + 3, 150, 30, fill=CARD, stroke=INK, rx=4)
             self.resource(PAD + 10, self.y + 9, "building_cards", s=16)
             d.text(PAD + 30, self.y + 24, f"Building pile: {v['deck']}", size=12)
-        d.text(PAD + 170, self.y + 22, "Workshop plans: draw 1 + 1 per 2 Workers there.",
-               size=11, fill=MUTED)
+        self.lines(PAD + 170, self.y + (15 if self.email else 22),
+                   "Workshop plans: draw 1 + 1 per 2 Workers there.", self.W - PAD - 170, 11,
+                   fill=MUTED)
         self.y += 36
 
+    def _workshop_height(self, row: int, cols: range, w: float) -> float:
+        """The height of a line of Workshop cards: the page's fixed 142, or narrow, as
+        tall as the longest ability among them needs."""
+        if not self.email:
+            return 142
+        longest = max((len(wrap(apprentice(cid)["ability"], w - 10, 11))
+                       for col in cols if (cid := self.v["workshop"][row][col]) is not None),
+                      default=1)
+        return 52 + 13.2 * longest
+
+    def _workshop_card(self, row: int, col: int, x: float, y: float, w: float,
+                       h: float) -> None:
+        """One Workshop space: its Apprentice (or an empty frame) and the Silver on it."""
+        v, d = self.v, self.d
+        cid = v["workshop"][row][col]
+        silver = v["workshop_silver"][row][col]
+        changed = self.changed("workshop", row, col) or \
+            self.changed("workshop_silver", row, col)
+        self.outline(x, y, w, h, changed)
+        if cid is None:
+            d.rect(x, y, w, h, fill="none", stroke=MUTED, rx=5, stroke_dasharray="4 3")
+            return
+        card = apprentice(cid)
+        title = presentation.apprentice_details(cid) + f" (row {row + 1}, column {col + 1})"
+        if silver:
+            title += f"; {plural(silver, 'Silver', 'Silver')} on it"
+        with d.group(target=f"ws:{row}:{col}", title=title, highlight=changed):
+            d.rect(x, y, w, h, fill=CARD, stroke=INK, rx=5)
+            name = card["name"]
+            if self.email:  # the column (its cost) beside the name: the rows are split
+                d.text(x + w - 6, y + 15, f"col {col + 1}", size=11, anchor="end",
+                       fill=MUTED)
+                name = clip(name, int((w - 50) / 8))
+            d.text(x + 6, y + 16, name, size=13, weight="bold")
+            sx = self.skills(x + 6, y + 22, card["skills"], s=14)
+            if card["virtue_on_hire"]:
+                d.text(sx + 2, y + 34, f"{card['virtue_on_hire']:+d}", size=11,
+                       weight="bold")
+                self.resource(sx + 17, y + 24, "virtue", s=10)
+            self.lines(x + 6, y + (50 if self.email else 54), card["ability"], w - 10, 11,
+                       max_lines=99 if self.email else 7)
+            if silver:
+                self.resource(x + w - 26, y + 20, "silver", s=16)
+                d.text(x + w - 18, y + 32, silver, size=11, anchor="middle",
+                       weight="bold")
+
     def guildhall_and_cathedral(self) -> None:
-        """The Guildhall's spaces (cull and Reset marked) beside the Cathedral levels."""
+        """The Guildhall's spaces (cull and Reset marked) beside the Cathedral levels
+        (narrow: above them)."""
         v, d = self.v, self.d
         self.heading("Guildhall and Cathedral",
                      f"Reward cards left: {v['rewards']}")
@@ -551,9 +599,9 @@ class Picture:
                 y = top + 26 + r * (size + 4)
                 d.rect(x, y, size, size, fill="#FFFFFF", stroke=MUTED, rx=3)
                 if k + 1 in culls:
-                    d.text(x + 3, y + 10, "C", size=9, fill=MUTED)
+                    d.text(x + 3, y + 11, "C", size=10, fill=MUTED)
                 if k + 1 in resets:
-                    d.text(x + size - 3, y + 10, "R", size=9, fill=MUTED, anchor="end")
+                    d.text(x + size - 3, y + 11, "R", size=10, fill=MUTED, anchor="end")
                 if k < len(v["guildhall"]):
                     self.worker(x + size / 2, y + size / 2 + 2,
                                 colour(self.players[v["guildhall"][k]]), s=18)
@@ -566,25 +614,29 @@ class Picture:
                 for q in v["guildhall_side"]:
                     self.worker(x, y + 26, colour(self.players[q]), s=12)
                     x += 12
-        # The Cathedral, top level first.
-        cx = PAD + gw + 10
-        cw = self.W - PAD - cx
+        # The Cathedral, top level first: beside the Guildhall, or narrow, below it.
         levels = board()["cathedral"]
-        lh = (gh - 24) / len(levels)
+        if self.email:
+            cx, ctop = float(PAD), top + gh + 8
+            ch = 24 + 26 * len(levels)
+        else:
+            cx, ctop, ch = PAD + gw + 10, top, gh
+        cw = self.W - PAD - cx
+        lh = (ch - 24) / len(levels)
         # Comparing the players lists first skips the per-player look on most pictures.
         changed = self.changed("players") and any(
             self.changed("players", q, "cathedral") for q in range(len(self.players)))
         who = [f"{pl['name']} {pl['cathedral']}" for pl in self.players]
-        self.outline(cx, top, cw, gh, changed)
+        self.outline(cx, ctop, cw, ch, changed)
         with d.group(target="cathedral", title="Cathedral levels: " + ", ".join(who) +
                      ". No work at 4 Virtue or less.", highlight=changed):
-            d.rect(cx, top, cw, gh, fill="#E3ECF5", stroke=INK, rx=6)
-            d.text(cx + 8, top + 18, "Cathedral", size=14, weight="bold")
-            d.text(cx + cw - 8, top + 18, "no work at Virtue ≤ 4", size=10, anchor="end",
+            d.rect(cx, ctop, cw, ch, fill="#E3ECF5", stroke=INK, rx=6)
+            d.text(cx + 8, ctop + 18, "Cathedral", size=14, weight="bold")
+            d.text(cx + cw - 8, ctop + 18, "no work at Virtue ≤ 4", size=10, anchor="end",
                    fill=MUTED)
             for i, level in enumerate(reversed(levels)):
                 lvl = level["level"]
-                y = top + 24 + i * lh
+                y = ctop + 24 + i * lh
                 d.rect(cx + 6, y, cw - 12, lh - 3, fill="#FFFFFF", stroke=MUTED, rx=3)
                 d.text(cx + 12, y + lh / 2 + 3, f"{lvl}", size=13, weight="bold")
                 d.text(cx + 28, y + lh / 2 + 3, f"{level['vp']} VP", size=11)
@@ -596,7 +648,7 @@ class Picture:
                         d.circle(x, y + lh / 2 - 1, 7, fill=colour(pl), stroke=INK,
                                  stroke_width=1)
                         x -= 16
-        self.y = top + gh
+        self.y = ctop + ch
 
     @staticmethod
     def _cathedral_cost(options: list[dict[str, int]]) -> str:
@@ -718,6 +770,8 @@ class Picture:
         with d.group(target="mine:debts" if own else None, highlight=changed,
                      title=f"{plural(pl['debts'], 'unpaid Debt')}, "
                            f"{pl['paid_debts']} paid"):
+            if own:
+                self.hit(x - 3, y - 2, 130, 22)
             if changed:
                 d.rect(x - 3, y - 2, 130, 22, fill=HIGHLIGHT, stroke=None, rx=4)
             d.rect(x, y + 2, 16, 14, fill="#444444", stroke=None, rx=2)
@@ -746,6 +800,8 @@ class Picture:
         text = ", ".join(f"{self.players[c]['colour']} {n}" for c, n in caught) or "none"
         with d.group(target="mine:captured" if own else None, highlight=changed,
                      title=f"Captured Workers on this board: {text}"):
+            if own:
+                self.hit(PAD + 13, y - 2, 300, 22)
             if changed:
                 d.rect(PAD + 13, y - 2, 300, 22, fill=HIGHLIGHT, stroke=None, rx=4)
             d.text(PAD + 16, y + 14, "Captured:", size=12)
@@ -885,7 +941,7 @@ class Picture:
         self.drawn()
         self.board()
         self.market()
-        if not self.email:  # an email leaves these to the page (its status line counts
+        if self.panels:  # an email leaves these to the page (its status line counts
             self.workshop()  # the Guildhall; each tableau says its Cathedral level)
             self.guildhall_and_cathedral()
         self.virtue_track()

@@ -289,9 +289,11 @@
   // The topmost shape under the pointer that a move acts on: a shape drawn over another
   // (an item on its quest card) passes a click it has no move for to the one beneath.
   var picture = document.getElementById("picture");
+  // The click's own target comes first: clientX/Y are rounded to whole pixels, so the
+  // stack found there can miss a small shape the pointer was on (a Worker's count).
   function shapeAt(e) {
-    var stack = (e.clientX || e.clientY) && document.elementsFromPoint ?
-      document.elementsFromPoint(e.clientX, e.clientY) : [e.target];
+    var stack = [e.target].concat((e.clientX || e.clientY) && document.elementsFromPoint ?
+      document.elementsFromPoint(e.clientX, e.clientY) : []);
     for (var i = 0; i < stack.length; i++) {
       var s = stack[i].closest ? stack[i].closest("[data-target]") : null;
       while (s && picture.contains(s)) {

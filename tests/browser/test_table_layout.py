@@ -5,8 +5,11 @@ for each real game in a mid-game position (issue 29, items 1-3):
 * at 390 the page never scrolls sideways, the turn bar is at the top, the action bar at
   the bottom, and the smallest text of the board is 11 CSS px or more (font size times
   the scale the SVG is drawn at);
-* every target of every legal move can be clicked at its centre: nothing lies over it
-  (``elementFromPoint``), and the click picks it, named in the game's words;
+* every target of every legal move can be clicked: at its centre, or if something lies
+  over that (an item on its quest card) at a point where it shows (``elementFromPoint``
+  finds it there), and the click picks it, named in the game's words; in a game played
+  at random, at both widths, every target of every legal move at positions with new
+  kinds of target (the phone's narrow picture must have them all);
 * the turn bar counts down to the deadline.
 
 Screenshots go to ``test-artifacts/screenshots/table-<kind>-<width>.png`` (what a player
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -29,6 +33,8 @@ pytestmark = pytest.mark.browser
 
 KINDS = {"architects": 3, "feudum-guilds": 3, "kings-guild": 3}
 MIN_TEXT = 11  # CSS px: the smallest board text on a phone
+PLIES = 400  # how far a game is played looking for positions with new kinds of target
+POSITIONS = 12  # positions clicked through at most per game
 
 SMALLEST_TEXT = """() => {
   const svg = [...document.querySelectorAll('#picture svg')].find(s => s.getClientRects().length);
@@ -42,8 +48,11 @@ SMALLEST_TEXT = """() => {
   return {px: Math.round(least * 100) / 100, text: where, width: svg.getBoundingClientRect().width};
 }"""
 
-# Where a target's centre is, once scrolled to the middle of the screen, and what lies
-# there: the target itself (or a shape inside it), else what covers it.
+# Where to click a target, once scrolled to the middle of the screen: its centre if
+# nothing lies over it there (``elementFromPoint`` finds the target itself or a shape
+# inside it), else the first of a grid of points over its box where it is topmost (a
+# player clicks the part of a card that shows); what covers its centre if it is topmost
+# nowhere.
 PROBE = """(name) => {
   const el = [...document.querySelectorAll('#picture [data-target]')]
     .find(e => e.getAttribute('data-target') === name && e.getClientRects().length);
@@ -55,15 +64,27 @@ PROBE = """(name) => {
   const bottom = fixed ? bar.getBoundingClientRect().top : innerHeight;
   const turn = document.querySelector('.turn-bar');
   const top = turn ? Math.max(0, turn.getBoundingClientRect().bottom) : 0;
-  const x = (Math.max(r.left, 0) + Math.min(r.right, innerWidth)) / 2;
-  const y = (Math.max(r.top, top) + Math.min(r.bottom, bottom)) / 2;
+  const left = Math.max(r.left, 0), right = Math.min(r.right, innerWidth);
+  const high = Math.max(r.top, top), low = Math.min(r.bottom, bottom);
+  const mine = (x, y) => {
+    const hit = document.elementFromPoint(x, y);
+    return !!hit && (hit === el || el.contains(hit)) && hit.closest('[data-target]') === el;
+  };
+  const x = (left + right) / 2, y = (high + low) / 2;
+  if (mine(x, y)) return {x, y, clear: true, over: ''};
+  const STEPS = 8;
+  for (let i = 1; i < STEPS; i++) {
+    for (let j = 1; j < STEPS; j++) {
+      const px = left + (right - left) * j / STEPS, py = high + (low - high) * i / STEPS;
+      if (mine(px, py)) return {x: px, y: py, clear: true, over: '', moved: true};
+    }
+  }
   const hit = document.elementFromPoint(x, y);
-  const clear = !!hit && (hit === el || el.contains(hit));
-  const over = clear || !hit ? '' : (hit.closest('[data-target]') ?
+  const over = !hit ? 'nothing' : (hit.closest('[data-target]') ?
     'target ' + hit.closest('[data-target]').getAttribute('data-target') :
     hit.tagName + (hit.id ? '#' + hit.id : '') +
     (typeof hit.className === 'string' && hit.className ? '.' + hit.className : ''));
-  return {x, y, clear, over};
+  return {x, y, clear: false, over};
 }"""
 
 
@@ -97,7 +118,8 @@ def game_page(request, live):
 
 
 def click_every_target(tab, targets: list[str]) -> tuple[int, list[str]]:
-    """Click each target at its centre; (clicked, the ones that could not be)."""
+    """Click each target where :data:`PROBE` finds it showing; (clicked, the ones that
+    could not be)."""
     clicked, blocked = 0, []
     for name in targets:
         probe = tab.evaluate(PROBE, name)
@@ -161,3 +183,47 @@ def test_the_table_at_a_desk_and_on_a_phone(game_page, browser, shots):
     for width in ("1280", "390"):
         assert figures[width]["blocked"] == [], (width, figures[width]["blocked"])
         assert figures[width]["clicked"] == len(targets)
+
+
+def shape_kind(target: str) -> str:
+    """A target's kind: ``quest:#``, ``item:#:#``, ``loc:quarry``, ``mine:prison``."""
+    return re.sub(r"\d+", "#", target)
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_live_target_of_a_game_can_be_clicked_at_both_widths(live, browser, kind):
+    """A game played at random: at each position whose seat to act has a target of a kind
+    not clicked yet, every target of every legal move is clicked (see :data:`PROBE`) at
+    1280 and at 390 px; the figures go to ``test-artifacts/table-clicks-<kind>.json``."""
+    gid = live.rt.games.create(kind, [{"name": n, "email": f"{n.lower()}@example.com"}
+                                      for n in ("Ann", "Bob", "Cy")[:KINDS[kind]]]).game_id
+    tabs = {DESKTOP["width"]: browser.new_page(viewport=DESKTOP),
+            PHONE["width"]: browser.new_page(viewport=PHONE, device_scale_factor=2,
+                                             is_mobile=True, has_touch=True)}
+    chooser = random.Random(11)
+    seen: set[str] = set()
+    report: dict = {"positions": 0, "targets": 0, "clicked": {}, "blocked": {}}
+    for _ in range(PLIES):
+        table = live.rt.games.load(gid)
+        if not table.to_act():
+            break
+        seat = min(table.to_act())
+        moves = table.game.legal_moves(table.state, seat)
+        targets = sorted({t for m in moves for t in table.game.move_targets(m)})
+        if {shape_kind(t) for t in targets} - seen and report["positions"] < POSITIONS:
+            seen |= {shape_kind(t) for t in targets}
+            report["positions"] += 1
+            report["targets"] += len(targets)
+            url = live.base + "/play/" + live.rt.links.make(gid, seat, "play")
+            for width, tab in tabs.items():
+                tab.goto(url)
+                clicked, blocked = click_every_target(tab, targets)
+                report["clicked"][width] = report["clicked"].get(width, 0) + clicked
+                report["blocked"].setdefault(width, []).extend(
+                    f"v{table.version} {b}" for b in blocked)
+        live.rt.games.play(gid, seat, chooser.choice(moves), table.version)
+    report["kinds"] = sorted(seen)
+    out = ROOT / "test-artifacts" / f"table-clicks-{kind}.json"
+    out.write_text(json.dumps(report, indent=2))
+    assert report["blocked"] == {w: [] for w in tabs} or not report["blocked"], report["blocked"]
+    assert all(n == report["targets"] for n in report["clicked"].values()), report
