@@ -48,9 +48,10 @@ def new(level: str, index: int, rng: GameRandom) -> dict[str, Any]:
             "last": None}
 
 
-def scheme_name(card: int) -> str:
-    """The name of a Scheme card id."""
-    return (STARTING + FUTURE)[card]
+def scheme_name(card: int) -> Any:
+    """The name of a Scheme card id (a Text)."""
+    from games.architects.words import scheme
+    return scheme((STARTING + FUTURE)[card])
 
 
 def on_reset(state: State, rng: GameRandom) -> None:

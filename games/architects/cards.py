@@ -7,6 +7,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from games.text import name
+
 
 def _load(name: str) -> Any:
     text = resources.files("games.architects").joinpath("data", name).read_text("utf-8")
@@ -16,7 +18,7 @@ def _load(name: str) -> Any:
 @cache
 def buildings() -> dict[int, dict[str, Any]]:
     """All 43 Building cards by id (ids 41-43 are promos)."""
-    return {card["id"]: card for card in _load("buildings.json")}
+    return {card["id"]: _said(card, "name", "effect") for card in _load("buildings.json")}
 
 
 @cache
@@ -32,20 +34,31 @@ def apprentices() -> dict[int, dict[str, Any]]:
         if card["ability"].strip() == "(as above)":
             card = {**card, "ability": text[card["name"]]}
         text[card["name"]] = card["ability"]
-        out[card["id"]] = card
+        out[card["id"]] = _said(card, "name", "ability")
     return out
 
 
 @cache
 def characters() -> dict[str, dict[str, Any]]:
     """The 10 Variable Setup characters (side 2 player boards) by name."""
-    return {card["name"]: card for card in _load("characters.json")}
+    return {card["name"]: _said(card, "ability") for card in _load("characters.json")}
 
 
 @cache
 def board() -> dict[str, Any]:
     """Virtue track, Cathedral, Reward and Black Market cards, costs and setup numbers."""
     return _load("board.json")
+
+
+def _said(card: dict[str, Any], *fields: str) -> dict[str, Any]:
+    """The card with its shown texts as :class:`games.text.Text` (still its English, the
+    message ids ``games/architects/babel.cfg`` extracts from the data files) and its
+    skills as the skills' words."""
+    from games.architects.words import skill
+    out = {**card, **{f: name(card[f]) for f in fields if card.get(f)}}
+    if "skills" in card:
+        out["skills"] = [skill(s) for s in card["skills"]]
+    return out
 
 
 def building(card_id: int) -> dict[str, Any]:

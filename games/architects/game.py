@@ -19,10 +19,12 @@ from games.architects import (
     takebacks,
     turn,
     views,
+    words,
 )
 from games.architects import picture as table_picture
 from games.protocol import Game, IllegalMove, Move, State
 from games.rng import GameRandom
+from games.text import T
 
 LEVELS = ("constantine", "helena")
 
@@ -58,24 +60,24 @@ class Architects(Game):
     # -- options -----------------------------------------------------------------------------
     def option_fields(self) -> list[dict[str, Any]]:
         extra = [{"name": "extra_characters",
-                  "label": "Variable Setup: also deal the 5 characters NOT in the rulebook "
-                           "(Lothaire, Hugo, Clovis, Fara, Bertha)",
+                  "label": T("Variable Setup: also deal the 5 characters NOT in the "
+                             "rulebook (Lothaire, Hugo, Clovis, Fara, Bertha)"),
                   "type": "bool", "default": False}] if self.rules >= 3 else []
         return [
-            {"name": "variable_setup", "label": "Variable Setup (character boards)",
+            {"name": "variable_setup", "label": T("Variable Setup (character boards)"),
              "type": "bool", "default": False},
             *extra,
-            {"name": "promos", "label": "Add the promo Buildings and Apprentices",
+            {"name": "promos", "label": T("Add the promo Buildings and Apprentices"),
              "type": "bool", "default": False},
-            {"name": "bot_opponent", "label": "2 players plus the Byzantine opponent",
+            {"name": "bot_opponent", "label": T("2 players plus the Byzantine opponent"),
              "type": "bool", "default": False},
-            {"name": "solo_level", "label": "Opponent (solo / bot variant)", "type": "choice",
+            {"name": "solo_level", "label": T("Opponent (solo / bot variant)"), "type": "choice",
              "default": "constantine", "choices": list(LEVELS)},
         ]
 
     def normalize_options(self, options: dict[str, Any], n_players: int) -> dict[str, Any]:
         if not self.min_players <= n_players <= self.max_players:
-            raise IllegalMove(f"{self.name} needs 1 to 5 players")
+            raise IllegalMove(T("Architects of the West Kingdom needs 1 to 5 players"))
         known = {"variable_setup", "promos", "bot_opponent", "solo_level", "characters"}
         flags = ["variable_setup", "promos", "bot_opponent"]
         if self.rules >= 3:  # rules 2 states keep their options byte for byte
@@ -83,35 +85,35 @@ class Architects(Game):
             flags.append("extra_characters")
         unknown = set(options) - known
         if unknown:
-            raise IllegalMove(f"unknown options: {sorted(unknown)}")
+            raise IllegalMove(T("unknown options: %(options)s", options=str(sorted(unknown))))
         out: dict[str, Any] = {}
         for key in flags:
             value = options.get(key, False)
             if not isinstance(value, bool):
-                raise IllegalMove(f"option {key} must be true or false")
+                raise IllegalMove(T("option %(key)s must be true or false", key=key))
             out[key] = value
         if out.get("extra_characters") and not out["variable_setup"]:
-            raise IllegalMove("the characters not in the rulebook need Variable Setup")
+            raise IllegalMove(T("the characters not in the rulebook need Variable Setup"))
         if out["bot_opponent"] and n_players != 2:
-            raise IllegalMove("the bot-opponent variant is for exactly 2 players")
+            raise IllegalMove(T("the bot-opponent variant is for exactly 2 players"))
         level = options.get("solo_level", "constantine")
         if level not in LEVELS:
-            raise IllegalMove(f"solo_level must be one of {list(LEVELS)}")
+            raise IllegalMove(T("solo_level must be one of %(levels)s", levels=str(list(LEVELS))))
         out["solo_level"] = level
         chars = options.get("characters")
         if chars is not None:
             if not out["variable_setup"] or not isinstance(chars, list) or \
                     any(c not in cards.characters() for c in chars) or \
                     len(set(chars)) != len(chars) or len(chars) > n_players:
-                raise IllegalMove("characters must be distinct character names")
+                raise IllegalMove(T("characters must be distinct character names"))
             if self.rules >= 3:
                 allowed = opening.characters_in_play(out)
                 if any(c not in allowed for c in chars):
-                    raise IllegalMove("characters must be the rulebook's Ada, Caroline, "
-                                      "Frederick, Rudolf or Therese (the others need the "
-                                      "extra_characters option)")
+                    raise IllegalMove(T("characters must be the rulebook's Ada, Caroline, "
+                                        "Frederick, Rudolf or Therese (the others need the "
+                                        "extra_characters option)"))
                 if len({cards.characters()[c]["colour"] for c in chars}) != len(chars):
-                    raise IllegalMove("characters must be on boards of different colours")
+                    raise IllegalMove(T("characters must be on boards of different colours"))
             out["characters"] = list(chars)
         return out
 
@@ -152,20 +154,21 @@ class Architects(Game):
 
     def apply(self, state: State, seat: int, move: Move, rng: GameRandom) -> None:
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            raise IllegalMove("a move is an object with a string 'type'")
+            raise IllegalMove(T("a move is an object with a string 'type'"))
         if state["phase"] == "over":
-            raise IllegalMove("the game is over")
+            raise IllegalMove(T("the game is over"))
         if seat not in self.to_act(state):
-            raise IllegalMove("it is not your turn")
+            raise IllegalMove(T("it is not your turn"))
         legal = self.legal_moves(state, seat)
         # Equal JSON text means equal "type" strings, so only that type's moves can match.
         key = _canon(move)
         if not any(_canon(m) == key for m in legal if m["type"] == move["type"]):
             types = sorted({m["type"] for m in legal})
             if move["type"] not in types:
-                raise IllegalMove(f"no {move['type']!r} move now; expected one of {types}")
-            raise IllegalMove(f"that {move['type']!r} move is not legal now "
-                              f"({len(legal)} legal moves)")
+                raise IllegalMove(T("no %(type)s move now; expected one of %(types)s",
+                                    type=repr(move["type"]), types=str(types)))
+            raise IllegalMove(T("that %(type)s move is not legal now (%(n)s legal moves)",
+                                type=repr(move["type"]), n=len(legal)))
         move = _deep_copy(move)
         if state["phase"] == "draft":
             opening.draft_pick(state, seat, move["card"], rng)
@@ -223,7 +226,7 @@ class Architects(Game):
             "winners": presentation.winners(state),
             "winner": presentation.result_line(state),
             "lines": res["lines"],
-            "tie_break": "most Virtue, then most Silver; still tied: shared victory",
+            "tie_break": words.TIE_BREAK,
         }
         if state["automaton"] is not None:
             b = state["automaton"]["index"]

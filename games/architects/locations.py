@@ -13,6 +13,7 @@ from games.architects import (
     guildhall,
     supply,
     virtue,
+    words,
     workshop,
 )
 
@@ -21,12 +22,7 @@ Pending = dict[str, Any] | None
 Move = dict[str, Any]
 
 GATHER = {"quarry": "stone", "forest": "wood", "silversmith": "silver"}
-NAMES = {
-    "quarry": "Quarry", "forest": "Forest", "mines": "Mines", "silversmith": "Silversmith",
-    "storehouse": "King's Storehouse", "workshop": "Workshop", "town_centre": "Town Centre",
-    "tax_stand": "Tax Stand", "guardhouse": "Guardhouse", "black_market": "Black Market",
-    "guildhall": "Guildhall",
-}
+NAMES = words.LOCATIONS  # keys to display names (Texts), board order
 
 
 def workers_at(state: State, p: int, loc: str) -> int:

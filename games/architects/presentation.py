@@ -5,111 +5,129 @@ from __future__ import annotations
 from typing import Any
 
 from games.architects import black_market, locations, views
+from games.architects import words as w
 from games.architects.automaton import scheme_name
 from games.architects.cards import apprentice, building
+from games.text import T, Text, join
 
 State = dict[str, Any]
 Move = dict[str, Any]
-GUARD = {"send": "send captured Workers to Prison", "release_prison": "release from Prison",
-         "pay_debt": "pay off 1 Debt (6 Silver, 3 Tax)"}
+# (the log has always written these three in lower case after the first letter)
+GUARD = {"send": T("Send captured workers to prison"),
+         "release_prison": T("Release from prison"),
+         "pay_debt": T("Pay off 1 debt (6 silver, 3 tax)")}
+CHOOSE = {"gold": T("Take 1 Gold"), "silver": T("Take 3 Silver"),
+          "marble": T("Take 1 Marble"), "capture": T("Make 1 capture"),
+          "release": T("Release your captured Workers")}
 
 
-def goods(g: dict[str, int]) -> str:
+def goods(g: dict[str, int]) -> Text:
     """'2 wood, 1 gold'."""
-    return ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in g.items() if v) or "nothing"
+    return w.goods(g)
 
 
-def building_name(cid: int) -> str:
+def building_name(cid: int) -> Text:
     """A Building's name."""
     return building(cid)["name"]
 
 
-def apprentice_name(cid: int) -> str:
+def apprentice_name(cid: int) -> Text:
     """An Apprentice's name with its id (several share a name)."""
     card = apprentice(cid)
-    return f"{card['name']} #{cid} ({'/'.join(card['skills'])})"
+    return w.fmt("%(name)s #%(id)s (%(skills)s)", name=card["name"], id=cid,
+                 skills=join(list(card["skills"]), "/"))
 
 
 def label(state: State | None, move: Move, hidden: bool = False,
-          names: list[str] | None = None) -> str:
+          names: list[str] | None = None) -> Any:
     """A short label; ``hidden`` redacts secret cards (for other seats' logs); ``names``
     (by seat) name the players when there is no ``state`` to tell their colours."""
     t = move.get("type")
     if t == "draft":
-        return "keeps a drafted Building card" if hidden else \
-            f"Keep {building_name(move['card'])}"
+        return T("keeps a drafted Building card") if hidden else \
+            T("Keep %(card)s", card=building_name(move["card"]))
     if t == "place":
         loc = move["location"]
         if loc == "mines":
-            return f"Mines: take {move['take']}"
+            return T("Mines: take %(what)s", what=w.resource(move["take"]))
         if loc == "black_market":
-            text = f"Black Market space {'ABC'[move['space']]}"
+            letter = "ABC"[move["space"]]
             if state is not None and move["space"] != 1:
-                text += f" ({goods(black_market.offer(state, move['space']))})"
-            return text
+                return T("Black Market space %(space)s (%(goods)s)", space=letter,
+                         goods=goods(black_market.offer(state, move["space"])))
+            return T("Black Market space %(space)s", space=letter)
         if loc == "guildhall":
-            return "Guildhall (construct a Building or work on the Cathedral)"
+            return T("Guildhall (construct a Building or work on the Cathedral)")
         return locations.NAMES[loc]
     if t == "build":
-        return f"Construct {building_name(move['card'])} paying {goods(move['pay'])}"
+        return T("Construct %(card)s paying %(goods)s", card=building_name(move["card"]),
+                 goods=goods(move["pay"]))
     if t == "cathedral":
-        return f"Advance the Cathedral paying {goods(move['pay'])}"
+        return T("Advance the Cathedral paying %(goods)s", goods=goods(move["pay"]))
     if t == "trade":
         if move["trade"] == "apprentice":
             from games.architects.apprentices import ABILITIES
             pay, gain = ABILITIES[move["card"]]["trade"]
-            return f"Trade {goods(pay)} for {goods(gain)}"
-        return f"Trade {goods(move['pay'])} for 1 {move['trade']}"
+            return T("Trade %(pay)s for %(gain)s", pay=goods(pay), gain=goods(gain))
+        return T("Trade %(pay)s for %(gain)s", pay=goods(move["pay"]),
+                 gain=w.fmt("1 %(what)s", what=w.resource(move["trade"])))
     if t == "hire":
-        text = ""
-        if state is not None and state["workshop"][move["row"]][move["col"]] is not None:
-            text = " " + apprentice_name(state["workshop"][move["row"]][move["col"]])
-        text = f"Hire{text} (row {move['row'] + 1}, column {move['col'] + 1})"
+        where = {"row": move["row"] + 1, "col": move["col"] + 1}
+        card = None
+        if state is not None:
+            card = state["workshop"][move["row"]][move["col"]]
+        text = T("Hire %(card)s (row %(row)s, column %(col)s)",
+                 card=apprentice_name(card), **where) if card is not None else \
+            T("Hire (row %(row)s, column %(col)s)", **where)
         if "discard" in move:
-            text += f", dismissing {apprentice_name(move['discard'])}"
+            text = T("%(hire)s, dismissing %(card)s", hire=text,
+                     card=apprentice_name(move["discard"]))
         return text
     if t == "plans":
-        return "Work on Building plans (draw cards)"
+        return T("Work on Building plans (draw cards)")
     if t == "keep":
-        return "keeps 1 Building card" if hidden else f"Keep {building_name(move['card'])}"
+        return T("keeps 1 Building card") if hidden else \
+            T("Keep %(card)s", card=building_name(move["card"]))
     if t == "discard":
-        return "discards a Building card" if hidden else \
-            f"Discard {building_name(move['card'])}"
+        return T("discards a Building card") if hidden else \
+            T("Discard %(card)s", card=building_name(move["card"]))
     if t == "capture":
-        where = locations.NAMES[move["location"]]
+        at = w.AT[move["location"]]
         if state is not None:
             colour = state["players"][move["player"]]["colour"]
-            return f"Capture the {colour} Workers at the {where}"
-        return f"Capture {owner(move['player'], names)} Workers at the {where}"
+            return T("Capture %(whose)s %(at)s",
+                     whose=w.COLOUR_WORKERS.get(colour, f"the {colour} Workers"), at=at)
+        return T("Capture %(whose)s %(at)s", whose=owner(move["player"], names), at=at)
     if t == "guard":
         if move["action"] == "release_boards":
-            how = "5 Silver (2 Tax)" if move["by"] == "silver" else "1 Debt and 1 Virtue"
-            return f"Release Workers from other boards for {how}"
-        return GUARD[move["action"]].capitalize()
+            if move["by"] == "silver":
+                return T("Release Workers from other boards for 5 Silver (2 Tax)")
+            return T("Release Workers from other boards for 1 Debt and 1 Virtue")
+        return GUARD[move["action"]]
     if t == "choose":
-        return {"gold": "Take 1 Gold", "silver": "Take 3 Silver", "marble": "Take 1 Marble",
-                "capture": "Make 1 capture", "release": "Release your captured Workers"
-                }[move["option"]]
+        return CHOOSE[move["option"]]
     if t == "dismiss":
-        return f"Dismiss {apprentice_name(move['card'])}"
+        return T("Dismiss %(card)s", card=apprentice_name(move["card"]))
     if t == "recall":
         loc = move.get("location")
-        return f"Return 1 Worker from the {locations.NAMES.get(loc, str(loc))}"
+        return T("Return 1 Worker %(from)s",
+                 **{"from": w.FROM.get(loc, f"from the {loc}")})
     if t == "pass":
-        return "Pass (no Worker can return)"
+        return T("Pass (no Worker can return)")
     if t == "done":
-        return "Done"
+        return T("Done")
     return str(move)
 
 
-def owner(player: int, names: list[str] | None) -> str:
+def owner(player: int, names: list[str] | None) -> Text:
     """Whose Workers, for a log line (no state: the seats' names, and the Byzantine
-    opponent, who sits after the seats): "Bo's", "the Byzantine opponent's"."""
+    opponent, who sits after the seats): "Bo's Workers", "the Byzantine opponent's
+    Workers"."""
     if names and 0 <= player < len(names):
-        return f"{names[player]}'s"
+        return T("%(name)s's Workers", name=names[player])
     if names:
-        return "the Byzantine opponent's"
-    return f"player {player + 1}'s"
+        return T("the Byzantine opponent's Workers")
+    return T("player %(n)s's Workers", n=player + 1)
 
 
 def sees_card(state: State, seat: int | None, move: Move) -> bool:
@@ -128,14 +146,15 @@ def sees_card(state: State, seat: int | None, move: Move) -> bool:
     return card in state["players"][seat]["hand"]
 
 
-def describe(event: dict[str, Any], seat: int | None) -> str:
+def describe(event: dict[str, Any], seat: int | None) -> Text:
     """One log line, with secret cards hidden from everyone but the actor."""
     actor = event.get("actor")
     names = event.get("names") or []
     name = names[actor] if isinstance(actor, int) and actor < len(names) else str(actor)
     move = (event.get("data") or {}).get("move") or {}
     hidden = seat != actor
-    return f"{name}: {label(None, move, hidden=hidden, names=names)}"
+    return w.fmt("%(name)s: %(label)s", name=name,
+                 label=label(None, move, hidden=hidden, names=names))
 
 
 def winners(state: State) -> list[int]:
@@ -144,121 +163,127 @@ def winners(state: State) -> list[int]:
     return [q for q in range(len(state["players"])) if places[str(q)] == 1]
 
 
-def result_line(state: State) -> str:
+def result_line(state: State) -> Text:
     """Who won, in one sentence: 'Constantine (the Byzantine opponent) wins with 26 VP.'"""
-    def who(q: int) -> str:
+    def who(q: int) -> Any:
         pl = state["players"][q]
-        return f"{pl['name']} (the Byzantine opponent)" if pl["bot"] else pl["name"]
+        return T("%(name)s (the Byzantine opponent)", name=pl["name"]) if pl["bot"] \
+            else pl["name"]
 
     top = winners(state)
     score = state["result"]["totals"][top[0]]
     if len(top) == 1:
-        return f"{who(top[0])} wins with {score} VP."
+        return T("%(who)s wins with %(vp)s VP.", who=who(top[0]), vp=score)
     names = [who(q) for q in top]
-    return f"Shared victory: {', '.join(names[:-1])} and {names[-1]}, {score} VP each."
+    return T("Shared victory: %(names)s and %(last)s, %(vp)s VP each.",
+             names=join(names[:-1]), last=names[-1], vp=score)
 
 
-def summary(state: State, seat: int | None) -> str:
+def summary(state: State, seat: int | None) -> Text:
     """A few plain-text lines for emails."""
-    lines = []
+    lines: list[Any] = []
     if state["phase"] == "draft":
-        lines.append("Opening draft: keep 1 Building card and pass the rest.")
+        lines.append(T("Opening draft: keep 1 Building card and pass the rest."))
     elif state["phase"] == "play":
         cur = state["players"][state["current"]]["name"]
-        gh = f"{len(state['guildhall'])}/{state['guildhall_size']}"
-        lines.append(f"{cur} to play. Guildhall {gh}. Tax Stand {state['tax']} Silver.")
+        lines.append(T("%(who)s to play. Guildhall %(filled)s/%(size)s. Tax Stand %(tax)s "
+                       "Silver.", who=cur, filled=len(state["guildhall"]),
+                       size=state["guildhall_size"], tax=state["tax"]))
         if state["final_turns"] is not None:
-            lines.append("Final round!")
+            lines.append(T("Final round!"))
         totals = views.running_scores(state)["totals"]
-        lines.append("Score now: " + ", ".join(
-            f"{pl['name']} {totals[q]} VP" for q, pl in enumerate(state["players"])) + ".")
+        lines.append(T("Score now: %(scores)s.", scores=join([
+            T("%(name)s %(vp)s VP", name=pl["name"], vp=totals[q])
+            for q, pl in enumerate(state["players"])])))
     else:
         res = state["result"]
-        lines.append("Game over. " + result_line(state))
-        lines.append("Final scores: " + ", ".join(
-            f"{res['places'][str(q)]}. {state['players'][q]['name']} {res['totals'][q]} VP"
-            for q in res["order"]))
+        lines.append(T("Game over. %(result)s", result=result_line(state)))
+        lines.append(T("Final scores: %(scores)s", scores=join([
+            T("%(place)s. %(name)s %(vp)s VP", place=res["places"][str(q)],
+              name=state["players"][q]["name"], vp=res["totals"][q])
+            for q in res["order"]])))
     for q, pl in enumerate(state["players"]):
-        lines.append(
-            f"{pl['name']} ({pl['colour']}): virtue {pl['virtue']}, silver {pl['silver']}, "
-            f"clay {pl['clay']}, wood {pl['wood']}, stone {pl['stone']}, gold {pl['gold']}, "
-            f"marble {pl['marble']}, debts {pl['debts']}, workers {pl['workers']}, "
-            f"prison {state['prison'][q]}, cathedral {pl['cathedral']}, "
-            f"buildings {len(pl['buildings'])}")
+        lines.append(T(
+            "%(name)s (%(colour)s): virtue %(virtue)s, silver %(silver)s, clay %(clay)s, "
+            "wood %(wood)s, stone %(stone)s, gold %(gold)s, marble %(marble)s, debts "
+            "%(debts)s, workers %(workers)s, prison %(prison)s, cathedral %(cathedral)s, "
+            "buildings %(buildings)s", name=pl["name"], colour=w.colour(pl["colour"]),
+            virtue=pl["virtue"], silver=pl["silver"], clay=pl["clay"], wood=pl["wood"],
+            stone=pl["stone"], gold=pl["gold"], marble=pl["marble"], debts=pl["debts"],
+            workers=pl["workers"], prison=state["prison"][q], cathedral=pl["cathedral"],
+            buildings=len(pl["buildings"])))
     if seat is not None and seat < state["n"]:
         hand = state["players"][seat]["hand"]
-        lines.append("Your hand: " + (", ".join(building_name(c) for c in hand) or "empty"))
+        lines.append(T("Your hand: %(cards)s", cards=join([building_name(c) for c in hand])
+                       if hand else T("empty")))
     if state.get("automaton") and state["automaton"]["last"] is not None:
-        lines.append(f"Last Scheme: {scheme_name(state['automaton']['last'])}")
-    return "\n".join(lines)
-
-
+        lines.append(T("Last Scheme: %(scheme)s",
+                       scheme=scheme_name(state["automaton"]["last"])))
+    return join(lines, "\n")
 
 
 # -- labels for the move form and the picture ------------------------------------------------
-TIMING = {"immediate": "now", "end": "at game end"}
+TIMING = w.TIMING
 
 
-def goods_title(g: dict[str, int]) -> str:
+def goods_title(g: dict[str, int]) -> Text:
     """'2 Wood, 1 Gold, 3 Building cards' (resource names capitalised as on the cards)."""
-    parts = []
-    for k, v in g.items():
-        if not v:
-            continue
-        if k == "building_cards":
-            parts.append(plural(v, "Building card"))
-        else:
-            parts.append(f"{v} {k.replace('_', ' ').title()}")
-    return ", ".join(parts) or "nothing"
+    return w.goods_title(g)
 
 
-def building_details(cid: int) -> str:
+def building_details(cid: int) -> Text:
     """'Smithy: 3 VP; cost 4 Clay, 2 Wood; needs Masonry; +1 Virtue; now: Gain 4 Stone'."""
     card = building(cid)
-    parts = [f"{card['vp']} VP", f"cost {goods_title(card['cost'])}"]
+    parts: list[Any] = [T("%(vp)s VP", vp=card["vp"]),
+                        T("cost %(goods)s", goods=goods_title(card["cost"]))]
     if card["skills"]:
-        parts.append("needs " + " and ".join(card["skills"]))
+        parts.append(T("needs %(skills)s", skills=w.and_list(list(card["skills"]))))
     if card["virtue"]:
-        parts.append(f"{card['virtue']:+d} Virtue")
-    parts.append(f"{TIMING.get(card['timing'], card['timing'])}: {card['effect']}")
-    return f"{card['name']}: " + "; ".join(parts)
+        parts.append(T("%(n)s Virtue", n=w.signed(card["virtue"])))
+    parts.append(w.fmt("%(when)s: %(effect)s",
+                       when=TIMING.get(card["timing"], card["timing"]), effect=card["effect"]))
+    return w.fmt("%(name)s: %(details)s", name=card["name"], details=join(parts, "; "))
 
 
-def apprentice_details(cid: int) -> str:
+def apprentice_details(cid: int) -> Text:
     """'Merchant #14 (Tiling): King's Storehouse trade: 1 Silver -> 3 Clay'."""
     card = apprentice(cid)
-    text = f"{apprentice_name(cid)}"
+    text: Any = apprentice_name(cid)
     if card["virtue_on_hire"]:
-        text += f", {card['virtue_on_hire']:+d} Virtue on hire"
-    return f"{text}: {card['ability']}"
+        text = T("%(card)s, %(n)s Virtue on hire", card=text,
+                 n=w.signed(card["virtue_on_hire"]))
+    return w.fmt("%(card)s: %(ability)s", card=text, ability=card["ability"])
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
-    """'1 Building card', '2 Building cards'."""
+    """'1 Building card', '2 Building cards' (English only: the picture's own counts)."""
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
-def move_label(state: State, move: Move, hidden: bool = False) -> str:
+def move_label(state: State, move: Move, hidden: bool = False) -> Any:
     """The move form's label: the log's wording plus the details of an offered card."""
     t = move.get("type")
     if not hidden and t in ("draft", "keep", "discard") and "card" in move:
-        verb = "Discard" if t == "discard" else "Keep"
-        return f"{verb} {building_details(move['card'])}"
+        if t == "discard":
+            return T("Discard %(card)s", card=building_details(move["card"]))
+        return T("Keep %(card)s", card=building_details(move["card"]))
     if t == "build":
-        return f"Construct {building_details(move['card'])} — paying {goods_title(move['pay'])}"
+        return T("Construct %(card)s — paying %(goods)s",
+                 card=building_details(move["card"]), goods=goods_title(move["pay"]))
     if t == "plans" and state is not None:
         pend = state.get("pending") or {}
         if pend.get("kind") == "workshop":
             from games.architects.workshop import plans_count
             n = plans_count(pend["workers"])
-            return f"Work on Building plans: draw {plural(n, 'Building card')}"
-        return "Work on Building plans: draw 5 Building cards, keep 1"
+            return T("Work on Building plans: draw %(cards)s", cards=w.building_cards(n))
+        return T("Work on Building plans: draw 5 Building cards, keep 1")
     if t == "hire" and state is not None:
         card = state["workshop"][move["row"]][move["col"]]
         if card is not None:
-            text = f"Hire {apprentice_details(card)} (row {move['row'] + 1}, " \
-                   f"column {move['col'] + 1})"
+            text = T("Hire %(card)s (row %(row)s, column %(col)s)",
+                     card=apprentice_details(card), row=move["row"] + 1, col=move["col"] + 1)
             if "discard" in move:
-                text += f", dismissing {apprentice_name(move['discard'])}"
+                text = T("%(hire)s, dismissing %(card)s", hire=text,
+                         card=apprentice_name(move["discard"]))
             return text
     return label(state, move, hidden=hidden)

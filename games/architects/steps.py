@@ -17,18 +17,21 @@ from __future__ import annotations
 from typing import Any
 
 from games.architects import apprentices, black_market, locations, presentation
+from games.architects import words as w
 from games.architects.cards import apprentice
 from games.architects.presentation import goods_title
+from games.text import T
 
 State = dict[str, Any]
 Move = dict[str, Any]
 RESOURCE_ORDER = ("silver", "clay", "wood", "stone", "gold", "marble")
 GUARD_STEP = {
-    "send": "Send your captured Workers to Prison (gain 1 Silver each)",
-    "release_prison": "Release your Workers from Prison",
-    "release_boards_silver": "Release your Workers from other boards for 5 Silver (2 Tax)",
-    "release_boards_debt": "Release your Workers from other boards for 1 Debt and 1 Virtue",
-    "pay_debt": "Pay off 1 Debt for 6 Silver (3 Tax); +1 Virtue",
+    "send": T("Send your captured Workers to Prison (gain 1 Silver each)"),
+    "release_prison": T("Release your Workers from Prison"),
+    "release_boards_silver": T("Release your Workers from other boards for 5 Silver (2 Tax)"),
+    "release_boards_debt": T("Release your Workers from other boards for 1 Debt and 1 "
+                             "Virtue"),
+    "pay_debt": T("Pay off 1 Debt for 6 Silver (3 Tax); +1 Virtue"),
 }
 GUARD_TARGET = {"send": "mine:captured", "release_prison": "mine:prison",
                 "pay_debt": "mine:debts"}
@@ -70,16 +73,17 @@ def targets(move: Move) -> list[str]:
 
 def payment_steps(pay: dict[str, int]) -> list[dict[str, Any]]:
     """A payment as one unordered pick: one step per resource ("3 Stone", "1 Wood")."""
-    return [{"label": f"{pay[k]} {k.title()}", "group": "pay"}
-            for k in RESOURCE_ORDER if pay.get(k)]
+    return [{"label": w.fmt("%(n)s %(what)s", n=pay[k], what=w.resource_title(k)),
+             "group": "pay"} for k in RESOURCE_ORDER if pay.get(k)]
 
 
-def _space_label(state: State, space: int) -> str:
+def _space_label(state: State, space: int) -> Any:
     letter = "ABC"[space]
     if space == 1:
-        return f"Space {letter}: 2 Silver, hire any Apprentice or draw 5 Building cards"
-    price = space + 1
-    return f"Space {letter}: {price} Silver for {goods_title(black_market.offer(state, space))}"
+        return T("Space %(space)s: 2 Silver, hire any Apprentice or draw 5 Building cards",
+                 space=letter)
+    return T("Space %(space)s: %(price)s Silver for %(goods)s", space=letter,
+             price=space + 1, goods=goods_title(black_market.offer(state, space)))
 
 
 def steps(state: State, seat: int, move: Move) -> list[dict[str, Any]]:
@@ -88,70 +92,75 @@ def steps(state: State, seat: int, move: Move) -> list[dict[str, Any]]:
     t = move.get("type")
     if t == "place":
         loc = move["location"]
-        first = {"label": "Place a Worker"}
+        first = {"label": T("Place a Worker")}
         if loc == "black_market":
-            return [first, {"label": "Black Market"},
+            return [first, {"label": locations.NAMES[loc]},
                     {"label": _space_label(state, move["space"])}]
         if loc == "mines":
-            what = "1 + 1 Clay per Worker" if move["take"] == "clay" else "1 Gold per 2 Workers"
-            return [first, {"label": "Mines"}, {"label": f"Take {move['take'].title()} "
-                                                          f"({what})"}]
+            take = T("Take Clay (1 + 1 Clay per Worker)") if move["take"] == "clay" else \
+                T("Take Gold (1 Gold per 2 Workers)")
+            return [first, {"label": locations.NAMES[loc]}, {"label": take}]
         return [first, {"label": locations.NAMES[loc]}]
     if t == "build":
-        return [{"label": "Construct a Building"},
+        return [{"label": T("Construct a Building")},
                 {"label": presentation.building_details(move["card"])},
                 *payment_steps(move["pay"])]
     if t == "cathedral":
         level = state["players"][seat]["cathedral"] + 1
         from games.architects.cathedral import vp
-        return [{"label": "Work on the Cathedral"},
-                {"label": f"Level {level} ({vp(level)} VP)"}, *payment_steps(move["pay"])]
+        return [{"label": T("Work on the Cathedral")},
+                {"label": T("Level %(level)s (%(vp)s VP)", level=level, vp=vp(level))},
+                *payment_steps(move["pay"])]
     if t == "trade":
-        first = {"label": "Trade at the King's Storehouse"}
+        first = {"label": T("Trade at the King's Storehouse")}
         if move["trade"] == "apprentice":
             pay, gain = apprentices.ABILITIES[move["card"]]["trade"]
             name = apprentice(move["card"])["name"]
-            return [first, {"label": f"{name}'s trade: {goods_title(pay)} for "
-                                     f"{goods_title(gain)}"}]
-        gain = "1 Virtue" if move["trade"] == "virtue" else "1 Marble"
-        return [first, {"label": f"For {gain}"}, *payment_steps(move["pay"])]
+            return [first, {"label": T("%(name)s's trade: %(pay)s for %(gain)s", name=name,
+                                       pay=goods_title(pay), gain=goods_title(gain))}]
+        gain = T("For 1 Virtue") if move["trade"] == "virtue" else T("For 1 Marble")
+        return [first, {"label": gain}, *payment_steps(move["pay"])]
     if t == "hire":
         card = state["workshop"][move["row"]][move["col"]]
-        what = presentation.apprentice_details(card) if card is not None else "an Apprentice"
-        out = [{"label": "Hire an Apprentice"},
-               {"label": f"{what} (row {move['row'] + 1}, column {move['col'] + 1})"}]
+        what = presentation.apprentice_details(card) if card is not None else \
+            T("an Apprentice")
+        out = [{"label": T("Hire an Apprentice")},
+               {"label": w.fmt("%(what)s (%(where)s)", what=what, where=T(
+                   "row %(row)s, column %(col)s", row=move["row"] + 1, col=move["col"] + 1))}]
         if "discard" in move:
-            out.append({"label": f"Dismiss {presentation.apprentice_name(move['discard'])} "
-                                 f"to make room"})
+            out.append({"label": T("Dismiss %(card)s to make room",
+                                   card=presentation.apprentice_name(move["discard"]))})
         return out
     if t in ("draft", "keep"):
-        first = "Keep a drafted Building card" if t == "draft" else "Keep a drawn Building card"
+        first = T("Keep a drafted Building card") if t == "draft" else \
+            T("Keep a drawn Building card")
         return [{"label": first}, {"label": presentation.building_details(move["card"])}]
     if t == "discard":
-        return [{"label": "Discard a Building card"},
+        return [{"label": T("Discard a Building card")},
                 {"label": presentation.building_details(move["card"])}]
     if t == "capture":
         pl = state["players"][move["player"]]
         n = state["board"][move["location"]][move["player"]]
-        workers = presentation.plural(n, "Worker")
-        whose = f"Your own {workers} (back to your supply)" if move["player"] == seat else \
-            f"{pl['colour'].title()} ({pl['name']}): {workers}"
-        return [{"label": "Capture Workers"},
-                {"label": f"At the {locations.NAMES[move['location']]}"}, {"label": whose}]
+        workers = w.workers(n)
+        whose = T("Your own %(workers)s (back to your supply)", workers=workers) \
+            if move["player"] == seat else \
+            T("%(colour)s (%(name)s): %(workers)s", colour=w.colour_title(pl["colour"]),
+              name=pl["name"], workers=workers)
+        return [{"label": T("Capture Workers")},
+                {"label": w.AT_TITLE[move["location"]]}, {"label": whose}]
     if t == "guard":
         action = GUARD_STEP[move["action"]] if move["action"] != "release_boards" else \
             GUARD_STEP[f"release_boards_{move['by']}"]
-        return [{"label": "Guardhouse action"}, {"label": action}]
+        return [{"label": T("Guardhouse action")}, {"label": action}]
     if t == "choose":
-        return [{"label": "Choose the Building's effect"},
+        return [{"label": T("Choose the Building's effect")},
                 {"label": presentation.label(state, move)}]
     if t == "dismiss":
-        return [{"label": "Dismiss an Apprentice"},
+        return [{"label": T("Dismiss an Apprentice")},
                 {"label": presentation.apprentice_details(move["card"])}]
     if t == "recall":
-        return [{"label": "Return a Worker"},
-                {"label": f"From the {locations.NAMES[move['location']]}"}]
+        return [{"label": T("Return a Worker")},
+                {"label": w.FROM_TITLE[move["location"]]}]
     if t == "plans":
         return [{"label": presentation.move_label(state, move)}]
     return [{"label": presentation.label(state, move)}]
-

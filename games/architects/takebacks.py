@@ -30,15 +30,16 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from games.protocol import State
+from games.text import T, Text
 
 # Face-down piles, drawn from the front: (reason, key path, face-up cards at the front).
 # A move may do several (a Reward card that gives a Building card); the first is named.
-PILES: tuple[tuple[str, tuple[str, ...], int], ...] = (
-    ("it turned up a Reward card", ("rewards",), 0),
-    ("it turned up the next Small Market card", ("bm_small",), 1),
-    ("it turned up a new Apprentice from the deck", ("app_deck",), 0),
-    ("it drew from the Building pile", ("deck",), 0),
-    ("it turned up the Byzantine opponent's next Scheme card", ("automaton", "deck"), 0),
+PILES: tuple[tuple[Text, tuple[str, ...], int], ...] = (
+    (T("it turned up a Reward card"), ("rewards",), 0),
+    (T("it turned up the next Small Market card"), ("bm_small",), 1),
+    (T("it turned up a new Apprentice from the deck"), ("app_deck",), 0),
+    (T("it drew from the Building pile"), ("deck",), 0),
+    (T("it turned up the Byzantine opponent's next Scheme card"), ("automaton", "deck"), 0),
 )
 
 
@@ -147,13 +148,13 @@ def _add(out: set[tuple[str, int]], kind: str, ids: Iterable[Any]) -> None:
 
 
 WHERE = {
-    "deck": "it drew from the Building pile",
-    "draft": "it passed the draft cards on, showing what the others kept",
-    "hand": "it showed another player's Building cards",
-    "app_deck": "it turned up a new Apprentice from the deck",
-    "rewards": "it turned up a Reward card",
-    "bm_small": "it turned up the next Small Market card",
-    "automaton": "it turned up the Byzantine opponent's next Scheme card",
+    "deck": T("it drew from the Building pile"),
+    "draft": T("it passed the draft cards on, showing what the others kept"),
+    "hand": T("it showed another player's Building cards"),
+    "app_deck": T("it turned up a new Apprentice from the deck"),
+    "rewards": T("it turned up a Reward card"),
+    "bm_small": T("it turned up the next Small Market card"),
+    "automaton": T("it turned up the Byzantine opponent's next Scheme card"),
 }
 
 
@@ -167,7 +168,8 @@ def _newly_seen(before: State, after: State, seat: int) -> str | None:
             new -= public_before | private_cards(before, viewer)
         if new:
             kind, cid = min(new)
-            return WHERE.get(_where(before, kind, cid), f"it showed a hidden {kind} card")
+            return WHERE.get(_where(before, kind, cid),
+                             T("it showed a hidden %(kind)s card", kind=kind))
     return None
 
 

@@ -17,6 +17,7 @@ from games.architects import (
 )
 from games.protocol import IllegalMove
 from games.rng import GameRandom
+from games.text import T
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -196,7 +197,7 @@ def resolve(state: State, p: int, move: Move, rng: GameRandom) -> None:
     elif kind == "pass":
         state["pending"] = None
     else:  # pragma: no cover - legal_moves never offers anything else
-        raise IllegalMove(f"unknown move type {kind!r}")
+        raise IllegalMove(T("unknown move type %(type)s", type=repr(kind)))
     _close_if_idle(state, p)
     action_done(state, rng)
 
