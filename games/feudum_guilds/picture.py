@@ -387,10 +387,12 @@ def _player(d: Drawing, view: dict[str, Any], p: dict[str, Any], viewer: int | N
 
 
 def _cards(d: Drawing, p: dict[str, Any], mine: bool, y: float, per_row: int = 8,
-           step: float = 96, w: float = 90, small: float = 9, count: bool = True) -> None:
+           step: float = 96, w: float = 90, small: float = 9, count: bool = True,
+           middle: bool = False) -> None:
     """The eight action cards, ``w`` wide, ``per_row`` to a row ``step`` apart: the owner
     sees which are selected; everyone sees which were played (and, if ``count``, how many
-    are left once revealed, above the cards' right end; the state at ``small``)."""
+    are left once revealed, above the cards' right end; the state at ``small``; with
+    ``middle`` a card's name alone is set in its middle)."""
     selected = set(p.get("selected") or [])
     played = p["played"]
     for i, card in enumerate(CARD_NAMES):
@@ -403,7 +405,8 @@ def _cards(d: Drawing, p: dict[str, Any], mine: bool, y: float, per_row: int = 8
                      title=f"{_title(card)}" + (f" ({state})" if state else "")
                      + f": {CARD_TEXT.get(card, '')}"):
             d.rect(x, y_card, w, 34, fill=fill, rx=4)
-            d.text(x + w / 2, y_card + 15, _title(card), size=11, anchor="middle")
+            d.text(x + w / 2, y_card + (21 if middle and not state else 15), _title(card),
+                   size=11, anchor="middle")
             if state:
                 d.text(x + w / 2, y_card + 29, state, size=small, anchor="middle", fill=MUTED)
     if count and "cards_left" in p and not mine:
@@ -713,8 +716,8 @@ def _player_narrow(d: Drawing, p: dict[str, Any], viewer: int | None, changed: _
                  + (f", {plural(goods, 'good')}" if goods else ""))
         with d.group(target=f"location:{loc['id']}" if mine else None, title=title):
             d.rect(lx, ly, lw, 34, fill=GUILD_COLOUR.get(loc["guild"] or "", "#F3F3F3"), rx=4)
-            d.text(lx + lw / 2, ly + 15, _fit(f"#{loc['id']} {loc['kind']}", lw - 8, 11),
-                   size=11, anchor="middle")
+            d.text(lx + lw / 2, ly + (15 if goods else 21),
+                   _fit(f"#{loc['id']} {loc['kind']}", lw - 8, 11), size=11, anchor="middle")
             if goods:
                 d.text(lx + lw / 2, ly + 29, plural(goods, "good"), size=11, anchor="middle",
                        fill=MUTED)
@@ -724,7 +727,8 @@ def _player_narrow(d: Drawing, p: dict[str, Any], viewer: int | None, changed: _
         y += 16
         d.text(24, y, f"{plural(p['cards_left'], 'card')} left", size=11, fill=MUTED)
     cw = (inner - 3 * 6) / 4
-    _cards(d, p, mine, y + 8, per_row=4, step=cw + 6, w=cw, small=NARROW_TEXT, count=False)
+    _cards(d, p, mine, y + 8, per_row=4, step=cw + 6, w=cw, small=NARROW_TEXT, count=False,
+           middle=True)
     y += 8 + 40 * -(-len(CARD_NAMES) // 4)
     stars = ", ".join(f"{_title(g)} {n}" for g, n in p["stars"].items() if n)
     for line in _lines(f"Writs: {p['writs']}" + (f" · stars: {stars}" if stars else "")
