@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.feudum_guilds import guilds, writs
+from games.feudum_guilds import guilds, words, writs
 from games.feudum_guilds.components import GOODS, GUILDS, REPEATABLE, C
 from games.feudum_guilds.flow import log, options_for, pop, push, resolver_for, score
 from games.feudum_guilds.haversack import can_pay, draw_goods, pay
@@ -97,34 +97,34 @@ def resolve_card(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
     p = state["ps"][seat]
     kind = move["type"]
     if kind == "forfeit":
-        log(state, f"{p['name']} forfeits {dec['card']}")
+        log(state, words.line("forfeits", who=p["name"], card=dec["card"]))
     elif kind == "repeat":
         push(state, {"kind": "card", "seat": seat, "card": move["card"], "repeat": True})
     elif kind == "migrate":
         pay(state, p, {"food": 1})
         next(pawn for pawn in p["pawns"] if pawn["guild"] is None)["guild"] = move["guild"]
-        log(state, f"{p['name']} migrates a {move['guild']} pawn into play")
+        log(state, words.line("migrates", who=p["name"], guild=move["guild"]))
     elif kind == "retire":
         pawn = next(pw for pw in p["pawns"] if pw["guild"] == move["guild"])
         retire_pawn(state, pawn)
-        log(state, f"{p['name']} returns a {move['guild']} pawn to supply")
+        log(state, words.line("returns", who=p["name"], guild=move["guild"]))
     elif kind == "influence":
         for _ in range(move["count"]):
             add_location(p, "outpost")
             p["markers"] -= 1
-        log(state, f"{p['name']} claims {move['count']} outpost(s)")
+        log(state, words.line("claims", who=p["name"], n=move["count"]))
     elif kind == "improve":
         improve(state, seat, move, rng)
     elif kind == "explore":
         extra = count_kind(p, "outpost") - 1 + count_kind(p, "feudum")
         writs.draw(state, seat, 2 + extra)
-        log(state, f"{p['name']} explores")
+        log(state, words.line("explores", who=p["name"]))
     elif kind == "harvest":
         harvest(state, seat, move, rng)
     elif kind == "tax":
         gain = 2 + count_kind(p, "town") - 1 + count_kind(p, "feudum")
         p["shillings"] += gain
-        log(state, f"{p['name']} taxes for {gain} shillings")
+        log(state, words.line("taxes", who=p["name"], n=gain))
     elif kind == "guild":
         p["guilds_used"].append(move["guild"])
         guilds.start(state, seat, move["guild"], move["function"], rng)
@@ -170,7 +170,7 @@ def improve(state: State, seat: int, move: dict, rng: GameRandom) -> None:
         loc["kind"] = "feudum"
         loc["guild"] = move["guild"]
         state["feudums"][move["guild"]] -= 1
-    log(state, f"{p['name']} improves a location to a {loc['kind']}")
+    log(state, words.line("improves", who=p["name"], location=loc["kind"]))
     stacks = eligible_stacks(state)
     if len(stacks) == 1:
         take_tile(state, seat, stacks[0], loc["kind"])
@@ -182,7 +182,8 @@ def take_tile(state: State, seat: int, stack: int, kind: str) -> None:
     """Take a region tile (kept as a wild good) and score the chart for it."""
     epoch = state["stacks"][stack].pop(0)
     state["ps"][seat]["tiles"].append(epoch)
-    score(state, seat, C["tile_chart"][kind][epoch - 1], f"region tile {epoch} for a {kind}")
+    score(state, seat, C["tile_chart"][kind][epoch - 1],
+          words.why("tile", epoch=epoch, location=kind))
 
 
 @options_for("tile")
@@ -214,4 +215,4 @@ def harvest(state: State, seat: int, move: dict, rng: GameRandom) -> None:
         loc["goods"][good] += 1
     for good in draw_goods(state, kickback, rng):
         p["goods"][good] += 1
-    score(state, seat, 1, "harvest")
+    score(state, seat, 1, words.why("harvest"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
-from games.feudum_guilds import guilds, writs
+from games.feudum_guilds import guilds, words, writs
 from games.feudum_guilds.board import colour_key
 from games.feudum_guilds.components import GUILDS, C
 from games.feudum_guilds.flow import log
@@ -26,7 +26,7 @@ def progress(state: State, rng: GameRandom) -> None:
     if eligible:
         stack = eligible[rng.below(len(eligible))]
         state["stacks"][stack].pop(0)
-        log(state, f"progress: a region tile leaves stack {stack + 1}")
+        log(state, words.line("progress", stack=stack + 1))
 
 
 def triggered_epoch(state: State) -> int | None:
@@ -43,7 +43,7 @@ def triggered_epoch(state: State) -> int | None:
 def dawn(state: State, epoch: int, rng: GameRandom) -> None:
     """Dawn of a new epoch: status vp, disloyalty, replenish (III), famine (II, IV)."""
     state["epoch"] = epoch
-    log(state, f"dawn of epoch {epoch}")
+    log(state, words.line("dawn", epoch=epoch))
     gained = [0] * state["n"]
     for guild in GUILDS:
         for rank, seat in enumerate(state["guilds"][guild]["seats"]):
@@ -60,7 +60,7 @@ def dawn(state: State, epoch: int, rng: GameRandom) -> None:
         replenish(state, rng)
     if famine:
         famine_returns(state, rng)
-        log(state, "famine: the alms leave the chickens")
+        log(state, words.line("famine"))
 
 
 def famine_returns(state: State, rng: GameRandom) -> None:
@@ -107,7 +107,7 @@ def replenish(state: State, rng: GameRandom) -> None:
             while row["sections"][i] < min(want, caps[i]) and state["marker_supply"][key]:
                 row["sections"][i] += 1
                 state["marker_supply"][key] -= 1
-    log(state, "the guilds are replenished")
+    log(state, words.line("replenished"))
 
 
 def great_empire(p: dict) -> int:
@@ -151,7 +151,7 @@ def final_scoring(state: State) -> None:
         "winners": winners,
         "breakdown": breakdown,
     }
-    log(state, "the game is over")
+    log(state, words.line("over"))
 
 
 def goods_total(state: State, good: str) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from games.feudum_guilds import words
 from games.rng import GameRandom
 
 State = dict[str, Any]
@@ -72,4 +73,4 @@ def score(state: State, seat: int, vp: int, why: str) -> None:
     """Give a player veneration points and log it."""
     if vp:
         state["ps"][seat]["vp"] += vp
-        log(state, f"{state['ps'][seat]['name']} scores {vp} vp ({why})")
+        log(state, words.line("scores", who=state["ps"][seat]["name"], vp=vp, why=why))

@@ -26,17 +26,19 @@ from games.feudum_guilds.flow import OPTIONS, RESOLVE
 from games.feudum_guilds.modules import MODULES, hooks, monsters, reeves, vassalage  # noqa: F401
 from games.protocol import Game, IllegalMove, Move, State
 from games.rng import GameRandom
+from games.text import T
 
 OPTION_FIELDS: list[dict[str, Any]] = [
-    {"name": "reeves", "label": "Reeves module", "type": "bool", "default": False},
-    {"name": "feast", "label": "Feast module", "type": "bool", "default": False},
-    {"name": "monsters", "label": "Monsters module (Tame the Beast)", "type": "bool",
+    {"name": "reeves", "label": T("Reeves module"), "type": "bool", "default": False},
+    {"name": "feast", "label": T("Feast module"), "type": "bool", "default": False},
+    {"name": "monsters", "label": T("Monsters module (Tame the Beast)"), "type": "bool",
      "default": False},
-    {"name": "vassalage", "label": "Vassalage module", "type": "bool", "default": False},
-    {"name": "favors", "label": "Favors module", "type": "bool", "default": False},
-    {"name": "famine", "label": "Famine at the dawn of II and IV (recommended)", "type": "bool",
+    {"name": "vassalage", "label": T("Vassalage module"), "type": "bool", "default": False},
+    {"name": "favors", "label": T("Favors module"), "type": "bool", "default": False},
+    {"name": "famine", "label": T("Famine at the dawn of II and IV (recommended)"), "type": "bool",
      "default": True},
-    {"name": "fixed_length", "label": "Fixed length: 8 rounds", "type": "bool", "default": False},
+    {"name": "fixed_length", "label": T("Fixed length: 8 rounds"), "type": "bool",
+     "default": False},
 ]
 ALL_MODULES = {name: True for name in MODULES}
 
@@ -84,16 +86,17 @@ class FeudumGuilds(Game):
     # -- setup ---------------------------------------------------------------------------
     def normalize_options(self, options: dict[str, Any], n_players: int) -> dict[str, Any]:
         if not self.min_players <= n_players <= self.max_players:
-            raise IllegalMove(f"{self.name} is for 2-5 players, not {n_players}")
+            raise IllegalMove(T("%(game)s is for 2-5 players, not %(n)s", game=self.name,
+                                  n=n_players))
         known = {f["name"]: f for f in OPTION_FIELDS}
         unknown = sorted(set(options) - set(known))
         if unknown:
-            raise IllegalMove(f"unknown options: {unknown}")
+            raise IllegalMove(T("unknown options: %(names)s", names=unknown))
         out = {}
         for name, field in known.items():
             value = options.get(name, field["default"])
             if not isinstance(value, bool):
-                raise IllegalMove(f"option {name} must be true or false")
+                raise IllegalMove(T("option %(name)s must be true or false", name=name))
             out[name] = value
         return out
 
@@ -153,26 +156,27 @@ class FeudumGuilds(Game):
 
     def apply(self, state: State, seat: int, move: Move, rng: GameRandom) -> None:
         if state["phase"] == "over":
-            raise IllegalMove("the game is over")
+            raise IllegalMove(T("the game is over"))
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            raise IllegalMove("a move must be an object with a string 'type'")
+            raise IllegalMove(T("a move must be an object with a string 'type'"))
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state["n"]:
-            raise IllegalMove(f"no such seat: {seat!r}")
+            raise IllegalMove(T("no such seat: %(seat)s", seat=repr(seat)))
         legal = self.legal_moves(state, seat)
         if not legal:
-            raise IllegalMove("it is not your turn")
+            raise IllegalMove(T("it is not your turn"))
         if move["type"] == "select" and isinstance(move.get("cards"), list):
             move = {**move, "cards": rounds.canonical_cards(move["cards"])}
         try:
             canon = _matching_legal_move(legal, move)
         except (TypeError, ValueError) as err:
-            raise IllegalMove("a move must be plain JSON data") from err
+            raise IllegalMove(T("a move must be plain JSON data")) from err
         if canon is None:
             types = sorted({m["type"] for m in legal})
             if move["type"] not in types:
-                raise IllegalMove(f"'{move['type']}' is not possible now; expected one of {types}")
-            raise IllegalMove(
-                f"that '{move['type']}' move is not allowed now (bad or missing fields)")
+                raise IllegalMove(T("'%(type)s' is not possible now; expected one of %(types)s",
+                                    type=move["type"], types=types))
+            raise IllegalMove(T("that '%(type)s' move is not allowed now (bad or missing fields)",
+                                type=move["type"]))
         canon = json.loads(json.dumps(canon))
         # The rules change the state in place; a snapshot is kept so that a failure can
         # never leave a half-applied move behind.  (A full copy to work on, as before,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.feudum_guilds import fists, status, writs
+from games.feudum_guilds import fists, status, words, writs
 from games.feudum_guilds.board import colour_key, place_random_vessel
 from games.feudum_guilds.components import GOODS, GUILDS, VESSELS, C, line_vp, threshold_vp
 from games.feudum_guilds.flow import log, options_for, pop, push, resolver_for, score
@@ -109,7 +109,8 @@ def start(state: State, seat: int, guild: str, function: str, rng: GameRandom,
     push(state, {"kind": "after_guild", "seat": seat, "guild": guild, "function": function,
                  "feast": feast, "stage": 0})
     name = state["ps"][seat]["name"]
-    log(state, f"{name} {'feasts: ' if feast else ''}{function} at the {guild.title()} guild")
+    log(state, words.line("feasts" if feast else "function", who=name, function=function,
+                          guild_name=guild))
     key = f"{guild}_{function}"
     if key in TRANSFERS:
         _continue_transfer(state, {"kind": "transfer", "seat": seat, "fn": key,
@@ -189,13 +190,13 @@ def _continue_transfer(state: State, dec: dict, rng: GameRandom) -> None:
     else:
         completed = alchemist_groups_completed(state, placed)
     if fn == "farmer_push":
-        score(state, seat, line_vp(completed), "Farmer push")
+        score(state, seat, line_vp(completed), words.guild_function("Farmer push"))
         master, journeyman = split_box(state, "purse", "farmer", seat)
-        log(state, f"the farmer's purse is split {master}/{journeyman}")
+        log(state, words.line("purse", master=master, journeyman=journeyman))
     elif fn == "merchant_push":
-        score(state, seat, line_vp(completed), "Merchant push")
+        score(state, seat, line_vp(completed), words.guild_function("Merchant push"))
     elif completed >= 1:
-        writs.reward_pull(state, seat, fn.replace("_", " "))
+        writs.reward_pull(state, seat, words.guild_function(fn.replace("_", " ")))
 
 
 def market_lines_completed(state: State, placed: list[list]) -> int:
@@ -260,8 +261,8 @@ def send_farm(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
             food += 1
     p["goods"]["food"] += food
     p["shillings"] += pairs - food
-    log(state, f"{p['name']} sends {len(sent)} goods to the barn for {food} food and "
-               f"{pairs - food} shilling(s)")
+    log(state, words.line("sends", who=p["name"], n=len(sent), food=food,
+                          shillings=pairs - food))
 
 
 @options_for("buy_goods")
@@ -363,22 +364,24 @@ def _to_chicken(state: State, bead: int) -> None:
 
 def _farmer_pull(state: State, actor: int, bead: int, ctx: dict, rng: GameRandom) -> None:
     _to_chicken(state, bead)
-    log(state, f"alms of {state['tokens'][bead]} placed on a chicken")
+    log(state, words.line("alms", bead=state["tokens"][bead]))
     if chicken_sum(state) >= C["pull_chicken_threshold"]:
-        writs.reward_pull(state, actor, "Farmer pull")
+        writs.reward_pull(state, actor, words.guild_function("Farmer pull"))
 
 
 def _monk_trade(state: State, actor: int, bead: int, ctx: dict, rng: GameRandom) -> None:
     state["ps"][actor]["beads"].append(bead)
-    log(state, f"{state['ps'][actor]['name']} collects a rosary bead of {state['tokens'][bead]}")
+    log(state, words.line("collects", who=state["ps"][actor]["name"],
+                          bead=state["tokens"][bead]))
 
 
 def _monk_push(state: State, actor: int, bead: int, ctx: dict, rng: GameRandom) -> None:
     _to_chicken(state, bead)
-    log(state, f"alms of {state['tokens'][bead]} placed on a chicken")
-    score(state, actor, threshold_vp(chicken_sum(state), C["push_chicken_thresholds"]), "Monk push")
+    log(state, words.line("alms", bead=state["tokens"][bead]))
+    score(state, actor, threshold_vp(chicken_sum(state), C["push_chicken_thresholds"]),
+          words.guild_function("Monk push"))
     master, journeyman = split_box(state, "coffer", "monk", actor)
-    log(state, f"the church coffer is split {master}/{journeyman}")
+    log(state, words.line("coffer", master=master, journeyman=journeyman))
 
 
 fists.RESOLVERS.update({"farmer_pull": _farmer_pull, "monk_trade": _monk_trade,
@@ -467,9 +470,9 @@ def _continue_invent(state: State, dec: dict, rng: GameRandom) -> None:
         return
     made = len(dec["made"])
     if dec["fn"] == "alchemist_push":
-        score(state, dec["seat"], line_vp(made), "Alchemist push")
+        score(state, dec["seat"], line_vp(made), words.guild_function("Alchemist push"))
     elif made:
-        writs.reward_pull(state, dec["seat"], "Knight pull")
+        writs.reward_pull(state, dec["seat"], words.guild_function("Knight pull"))
 
 
 # -- seals onto the scrolls: Knight push, Noble pull --------------------------------------
@@ -528,9 +531,9 @@ def _continue_seals(state: State, dec: dict, rng: GameRandom) -> None:
         return
     completed = scroll_lines_completed(state, dec["placed"])
     if dec["fn"] == "knight_push":
-        score(state, dec["seat"], line_vp(completed), "Knight push")
+        score(state, dec["seat"], line_vp(completed), words.guild_function("Knight push"))
     elif completed:
-        writs.reward_pull(state, dec["seat"], "Noble pull")
+        writs.reward_pull(state, dec["seat"], words.guild_function("Noble pull"))
 
 
 # -- seals flipped onto the rosary: Noble push, Monk pull ---------------------------------
@@ -551,7 +554,7 @@ def flip_step(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
     token = state["scrolls"][move["scroll"]]
     state["scrolls"][move["scroll"]] = None
     state["rosary"].append(token)
-    log(state, f"a seal is flipped onto the rosary: bead {state['tokens'][token]}")
+    log(state, words.line("flipped", bead=state["tokens"][token]))
     dec["left"] -= 1
     dec["moved"] += 1
     _continue_flip(state, dec, rng)
@@ -565,9 +568,10 @@ def _continue_flip(state: State, dec: dict, rng: GameRandom) -> None:
         return  # a function that moved nothing scores nothing
     total = rosary_sum(state)
     if dec["fn"] == "noble_push":
-        score(state, dec["seat"], threshold_vp(total, C["push_rosary_thresholds"]), "Noble push")
+        score(state, dec["seat"], threshold_vp(total, C["push_rosary_thresholds"]),
+              words.guild_function("Noble push"))
     elif total >= C["pull_rosary_threshold"]:
-        writs.reward_pull(state, dec["seat"], "Monk pull")
+        writs.reward_pull(state, dec["seat"], words.guild_function("Monk pull"))
 
 
 # -- helpers used by modules ----------------------------------------------------------------
@@ -587,7 +591,7 @@ def defeat(state: State, seat: int, monster: str) -> None:
     state["monsters"][monster] = None
     state["ps"][owner]["markers"] += 1
     state["ps"][seat]["slain"] += 1
-    log(state, f"{state['ps'][seat]['name']} defeats the {monster.replace('_', ' ')}")
+    log(state, words.line("defeats", who=state["ps"][seat]["name"], monster=monster))
 
 
 def replenish_vessels(state: State, rng: GameRandom, target: int = 2) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from games.feudum_guilds import epochs, status, writs
+from games.feudum_guilds import epochs, status, words, writs
 from games.feudum_guilds.action_cards import retire_pawn
 from games.feudum_guilds.board import turn_order
 from games.feudum_guilds.components import CARD_NAMES, CARDS_PER_ROUND, GOODS, GUILDS, C
@@ -120,7 +120,7 @@ def reveal(state: State) -> None:
             state["haversack"][good] += 1
     state["phase"] = "act"
     state["act"] = {"current": None, "again": False}
-    log(state, f"round {state['round']}: the action cards are chosen")
+    log(state, words.line("chosen", round=state["round"]))
 
 
 # -- the act phase ------------------------------------------------------------------------
@@ -160,15 +160,15 @@ def turn(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
     elif move["type"] == "fill_barrel":
         p["goods"]["sulfur"] -= 1
         p["barrel"] += 1
-        log(state, f"{p['name']} puts 1 sulfur into the wine barrel")
+        log(state, words.line("fills", who=p["name"]))
     elif move["type"] == "double":
         p["double_used"] = True
         state["act"]["again"] = True
-        log(state, f"{p['name']} takes a double turn")
+        log(state, words.line("double", who=p["name"]))
     else:
         pop(state)
         p["played"].append(move["card"])
-        log(state, f"{p['name']} plays {move['card']}")
+        log(state, words.line("plays", who=p["name"], card=move["card"]))
         push(state, {"kind": "card", "seat": seat, "card": move["card"], "repeat": False})
 
 
@@ -258,7 +258,7 @@ def nourish(state: State) -> None:
                 p["barrel"] -= 1
                 pawn["wine"] = True
             else:
-                log(state, f"{p['name']}'s {pawn['guild']} pawn starves and returns to supply")
+                log(state, words.line("starves", who=p["name"], guild=pawn["guild"]))
                 retire_pawn(state, pawn)
     status.update_all(state)
 

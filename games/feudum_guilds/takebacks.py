@@ -32,6 +32,7 @@ from typing import Any
 
 from games.feudum_guilds import views
 from games.feudum_guilds.components import WRITS
+from games.text import T
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -110,7 +111,7 @@ def _showed_writs(before: State, after: State, seat: int) -> str | None:
     deck = before["writ_deck"]
     if after["writ_deck"][:len(deck)] != deck:
         # Cards only ever leave the deck from the top, by a draw (returns go to the bottom).
-        return "it drew Royal Writs"
+        return T("it drew Royal Writs")
     unseen = set(WRITS) - _writs_in(before, seat)
     for viewer in _viewers(after):
         # Building a view is the costly part: the one before the move is needed only when
@@ -119,8 +120,8 @@ def _showed_writs(before: State, after: State, seat: int) -> str | None:
         if not shown or not shown - _writs_in(before, viewer):
             continue
         if after["outcome"] and not before["outcome"]:
-            return "it ended the game and showed the other players' sealed charters"
-        return "it showed Royal Writs that were hidden"
+            return T("it ended the game and showed the other players' sealed charters")
+        return T("it showed Royal Writs that were hidden")
     return None
 
 
@@ -132,7 +133,7 @@ def _revealed_selections(before: State, after: State, seat: int) -> str | None:
     if before["phase"] != "select" or after["phase"] == "select":
         return None
     if any(p["boost"] is not None for s, p in enumerate(before["ps"]) if s != seat):
-        return "it revealed the other players' secret card selections"
+        return T("it revealed the other players' secret card selections")
     return None
 
 
@@ -148,5 +149,6 @@ def _opened_fists(before: State, after: State, seat: int) -> str | None:
     still_closed = _closed_fists(after, seat)
     for dec in _closed_fists(before, seat):
         if dec not in still_closed:
-            return f"it opened the fists that {before['ps'][dec['divider']]['name']} filled"
+            return T("it opened the fists that %(name)s filled",
+                     name=before["ps"][dec["divider"]]["name"])
     return None

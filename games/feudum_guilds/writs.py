@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.feudum_guilds import status
+from games.feudum_guilds import status, words
 from games.feudum_guilds.components import HAND_LIMIT, VESSELS, WRITS
 from games.feudum_guilds.flow import log, options_for, pop, push, resolver_for
 from games.feudum_guilds.haversack import can_pay, draw_goods, pay
@@ -24,7 +24,7 @@ def draw(state: State, seat: int, count: int) -> None:
 def reward_pull(state: State, seat: int, why: str) -> None:
     """A successful pull: 3 vp and draw 2 writs, keep 1."""
     state["ps"][seat]["vp"] += 3
-    log(state, f"{state['ps'][seat]['name']} scores 3 vp and draws writs ({why})")
+    log(state, words.line("draws", who=state["ps"][seat]["name"], why=why))
     draw(state, seat, 2)
 
 
@@ -67,7 +67,7 @@ def discard_voluntarily(state: State, seat: int, wid: str) -> None:
     p = state["ps"][seat]
     p["hand"].remove(wid)
     state["writ_deck"].append(wid)
-    log(state, f"{p['name']} discards a Royal Writ to the bottom of the deck")
+    log(state, words.line("discards", who=p["name"]))
 
 
 # -- mandates -------------------------------------------------------------------------------
@@ -126,7 +126,7 @@ def play_mandate(state: State, seat: int, move: dict, rng: GameRandom) -> None:
         gain = {"farmer": {"goods": 3}, "merchant": {"shillings": 3}, "alchemist": {"vessel": kind},
                 "knight": {"markers": 3}, "noble": {"seal": 1}, "monk": {"bead": 1}}[guild]
     _gain(state, seat, gain, rng)
-    log(state, f"{p['name']} plays the mandate {writ['name']}")
+    log(state, words.line("mandate", who=p["name"], writ=writ["name"]))
 
 
 def _gain(state: State, seat: int, gain: dict, rng: GameRandom) -> None:
@@ -203,7 +203,7 @@ def seal_charter(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
         return
     p = state["ps"][dec["seat"]]
     p["sealed"].append(move["writ"])
-    log(state, f"{p['name']} places a king's seal on a charter")
+    log(state, words.line("seals", who=p["name"]))
     if wants_sealing(state, dec["seat"]):
         push(state, dec)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.feudum_guilds import guilds, status
+from games.feudum_guilds import guilds, status, words
 from games.feudum_guilds.components import GUILDS
 from games.feudum_guilds.flow import score
 from games.rng import GameRandom
@@ -39,5 +39,5 @@ def perform(state: State, seat: int, move: dict, rng: GameRandom) -> None:
     p = state["ps"][seat]
     p["barrel"] -= 1
     state["haversack"]["sulfur"] += 1
-    score(state, seat, FEAST_BONUS, "feast")
+    score(state, seat, FEAST_BONUS, words.why("feast"))
     guilds.start(state, seat, move["guild"], move["function"], rng, feast=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.feudum_guilds import guilds
+from games.feudum_guilds import guilds, words
 from games.feudum_guilds.components import GOODS
 from games.feudum_guilds.flow import log, options_for, pop, push, resolver_for
 from games.rng import GameRandom
@@ -39,7 +39,7 @@ def tame(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
     p["markers"] -= 3
     state["marker_supply"][str(seat)] += 2
     state["monsters"][move["monster"]] = seat
-    log(state, f"{p['name']} tames the {move['monster'].replace('_', ' ')}")
+    log(state, words.line("tames", who=p["name"], monster=move["monster"]))
 
 
 def start_defeat(state: State, seat: int, monster: str) -> None:
@@ -80,4 +80,4 @@ def pilfer(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
     state["monster_used"][dec["monster"]] = True
     state[move["from"]][move["good"]] -= 1
     state["ps"][dec["seat"]]["goods"][move["good"]] += 1
-    log(state, f"the {dec['monster'].replace('_', ' ')} pilfers 1 {move['good']}")
+    log(state, words.line("pilfers", monster=dec["monster"], good=move["good"]))

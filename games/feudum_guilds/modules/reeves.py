@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.feudum_guilds import words
 from games.feudum_guilds.components import C
 from games.feudum_guilds.flow import options_for, pop, resolver_for, score
 from games.rng import GameRandom
@@ -27,7 +28,7 @@ def bonus(state: State, seat: int, guild: str) -> None:
     placed = state["ps"][seat]["reeves"]
     if guild in placed:
         vp = 1 + (1 if any(g != guild for g in placed) else 0)
-        score(state, seat, vp, "reeve")
+        score(state, seat, vp, words.why("reeve"))
 
 
 @options_for("reeve")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.feudum_guilds import words
 from games.feudum_guilds.components import C
 from games.feudum_guilds.flow import log, options_for, pop, resolver_for
 from games.feudum_guilds.haversack import can_pay, pay
@@ -43,7 +44,7 @@ def tribute(state: State, dec: dict, move: dict, rng: GameRandom) -> None:
         p = state["ps"][dec["seat"]]
         pay(state, p, {"saltpeter": 1})
         p["service"] += 1
-        log(state, f"{p['name']} pays tribute (military service {p['service']}/3)")
+        log(state, words.line("tribute", who=p["name"], service=p["service"]))
 
 
 def disloyalty(state: State, epoch: int) -> None:
@@ -57,4 +58,4 @@ def disloyalty(state: State, epoch: int) -> None:
             missing = max(0, k - p["service"])
             if missing:
                 p["vp"] -= missing * per_space
-                log(state, f"{p['name']} loses {missing * per_space} vp for disloyalty")
+                log(state, words.line("disloyalty", who=p["name"], vp=missing * per_space))
