@@ -451,9 +451,9 @@ def _fit(text: object, width: float, size: float, bold: bool = False) -> str:
 
 def _lines(text: object, width: float, size: float, bold: bool = False) -> list[str]:
     """``text`` wrapped at spaces (not at no-break spaces) into lines at most ``width``
-    wide (a word wider than a line is cut)."""
+    wide (a word wider than a line is cut; a " · " stays at the end of its line)."""
     lines: list[str] = []
-    for word in filter(None, str(text).split(" ")):
+    for word in filter(None, str(text).replace(" · ", "\u00a0· ").split(" ")):
         if lines and _span(lines[-1] + " " + word, size, bold) <= width:
             lines[-1] += " " + word
         else:
