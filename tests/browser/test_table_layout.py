@@ -117,9 +117,10 @@ def game_page(request, live):
     return kind, live.base + "/play/" + live.rt.links.make(gid, seat, "play"), targets
 
 
-def click_every_target(tab, targets: list[str]) -> tuple[int, list[str]]:
+def click_every_target(tab, targets: list[str],
+                       off_centre: list[str] | None = None) -> tuple[int, list[str]]:
     """Click each target where :data:`PROBE` finds it showing; (clicked, the ones that
-    could not be)."""
+    could not be).  ``off_centre`` gets the ones clicked away from their centre."""
     clicked, blocked = 0, []
     for name in targets:
         probe = tab.evaluate(PROBE, name)
@@ -129,6 +130,8 @@ def click_every_target(tab, targets: list[str]) -> tuple[int, list[str]]:
         if not probe["clear"]:
             blocked.append(f"{name}: covered by {probe['over']}")
             continue
+        if probe.get("moved") and off_centre is not None:
+            off_centre.append(name)
         tab.mouse.click(probe["x"], probe["y"])
         picked = tab.evaluate("(n) => [...document.querySelectorAll('#picture .target.picked')]"
                               ".some(e => e.getAttribute('data-target') === n)", name)
@@ -202,7 +205,8 @@ def test_every_live_target_of_a_game_can_be_clicked_at_both_widths(live, browser
                                              is_mobile=True, has_touch=True)}
     chooser = random.Random(11)
     seen: set[str] = set()
-    report: dict = {"positions": 0, "targets": 0, "clicked": {}, "blocked": {}}
+    report: dict = {"positions": 0, "targets": 0, "clicked": {}, "blocked": {},
+                    "off_centre": {}}
     for _ in range(PLIES):
         table = live.rt.games.load(gid)
         if not table.to_act():
@@ -217,7 +221,8 @@ def test_every_live_target_of_a_game_can_be_clicked_at_both_widths(live, browser
             url = live.base + "/play/" + live.rt.links.make(gid, seat, "play")
             for width, tab in tabs.items():
                 tab.goto(url)
-                clicked, blocked = click_every_target(tab, targets)
+                clicked, blocked = click_every_target(
+                    tab, targets, report["off_centre"].setdefault(width, []))
                 report["clicked"][width] = report["clicked"].get(width, 0) + clicked
                 report["blocked"].setdefault(width, []).extend(
                     f"v{table.version} {b}" for b in blocked)
@@ -225,5 +230,6 @@ def test_every_live_target_of_a_game_can_be_clicked_at_both_widths(live, browser
     report["kinds"] = sorted(seen)
     out = ROOT / "test-artifacts" / f"table-clicks-{kind}.json"
     out.write_text(json.dumps(report, indent=2))
-    assert report["blocked"] == {w: [] for w in tabs} or not report["blocked"], report["blocked"]
+    assert report["positions"] > 0, report
+    assert report["blocked"] == {w: [] for w in tabs}, report["blocked"]
     assert all(n == report["targets"] for n in report["clicked"].values()), report
