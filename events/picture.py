@@ -18,14 +18,20 @@ and ``games/`` (the worker imports no ``service/`` code).
   width: the narrow layout with every shape a move acts on); see
   :meth:`games.protocol.Game.picture`.
 
-Pictures are cached per (game, version, seat, deadline, medium) in a bounded LRU: a version
-never changes once written, so an entry is only ever evicted, never stale.
+The reader's language: a game that draws its words through ``say``
+(:attr:`games.protocol.Game.picture_says`) gets the caller's ``say`` (the page's and the
+email's: ``worker.i18n.translate`` in the reader's language; this layer imports no
+catalog) and draws in that language; ``language`` names it for the cache.
+
+Pictures are cached per (game, version, seat, deadline, medium, language) in a bounded
+LRU: a version never changes once written, so an entry is only ever evicted, never stale.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from datetime import datetime
 from types import EllipsisType
 from typing import Any, Protocol
@@ -157,9 +163,11 @@ def table_for(games: GameService, table: Table, seat: int | None, latest: bool =
 
 
 def picture_of(games: GameService, table: Table, seat: int | None, latest: bool = True,
-               deadline: str | None | EllipsisType = ..., medium: str = "page") -> str | None:
+               deadline: str | None | EllipsisType = ..., medium: str = "page",
+               language: str = "en", say: Callable[[str], str] | None = None) -> str | None:
     """The SVG picture of ``table`` for ``seat`` (None: the game draws none or failed);
-    ``deadline`` and ``medium`` as :func:`table_for` takes them."""
+    ``deadline`` and ``medium`` as :func:`table_for` takes them; ``say`` says a game's
+    text in the reader's ``language`` (None: English), for a game whose picture takes it."""
     game = table.game
     if type(game).picture is Game.picture:  # the protocol's default draws nothing
         return None
@@ -167,13 +175,17 @@ def picture_of(games: GameService, table: Table, seat: int | None, latest: bool 
         deadline = None
     elif deadline is ...:
         deadline = deadline_text(games, table.game_id, seat, table.to_act())
-    name = f"{table.game_id}:{table.version}:{seat}:{deadline}:{medium}"
+    says = say is not None and game.picture_says
+    name = f"{table.game_id}:{table.version}:{seat}:{deadline}:{medium}" + (
+        f":{language}" if says else "")
     cached = _pictures.get(name)
     if cached is not None:
         return cached or None
     try:
-        svg = game.picture(game.view(table.state, seat),
-                           table_for(games, table, seat, latest, deadline, medium))
+        view = game.view(table.state, seat)
+        facts = table_for(games, table, seat, latest, deadline, medium)
+        svg = game.picture(view, facts, say) if says else game.picture(  # type: ignore[call-arg]
+            view, facts)
     except Exception:  # a picture is a nicety: the page and the email go out without it
         log.warning("could not draw the %s picture of %s", table.kind, table.game_id,
                     exc_info=True)

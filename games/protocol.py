@@ -143,6 +143,10 @@ class Game(ABC):
         return "this game does not say which moves show hidden information"
 
     # -- presentation ------------------------------------------------------------------
+    # True: :meth:`picture` takes a third argument, ``say`` (:data:`games.svg.Say`), and
+    # draws every word through it, in the reader's language; False: it is not passed.
+    picture_says: ClassVar[bool] = False
+
     def picture(self, view: dict[str, Any], table: dict[str, Any]) -> str | None:
         """The table as ``view`` shows it, as one SVG document (None: no picture).
 
@@ -159,6 +163,11 @@ class Game(ABC):
         it is the only picture the phone shows; :func:`games.svg.for_email` is true for
         both).  A shape a move can be made on carries ``data-target="<name>"`` with a
         name from :meth:`move_targets`.  Build it with :mod:`games.svg`.
+
+        A game that sets :attr:`picture_says` takes ``say`` too: each word it draws is a
+        :class:`games.text.Text` passed through ``say``, which gives it in the reader's
+        language (the default, ``str``, gives English), so the game stays pure and the
+        edge chooses the language (:func:`events.picture.picture_of`).
         """
         return None
 

@@ -14,7 +14,7 @@ renders in a browser and, turned into a PNG on the worker, in an email.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from xml.sax.saxutils import escape, quoteattr
 
@@ -138,6 +138,13 @@ EMAIL_WIDTH = 400  # units: an email picture's width (a phone shows it ~340 px w
 
 
 NARROW = ("email", "phone")  # the media drawn in the narrow layout
+
+
+Say = Callable[[str], str]
+"""How a picture says a text in its reader's language: ``say(text)`` is the text in that
+language when ``text`` is a game's :class:`games.text.Text` (the edge passes
+``lambda t: worker.i18n.translate(t, language)``), else ``text`` itself.  The default,
+``str``, draws English: a game that takes no ``say`` draws as before."""
 
 
 def for_email(table: dict) -> bool:

@@ -11,6 +11,7 @@ import html
 import json
 import math
 import re
+from collections.abc import Callable
 from datetime import datetime
 from numbers import Real
 from typing import Any
@@ -19,6 +20,8 @@ from events.gameplay import GameService
 from events.store import LRU
 from games import svg
 from games.protocol import Game, State
+from service.i18n import select_language
+from worker.i18n import translate
 
 CHART_POINTS = 100  # versions sampled at most for the score chart
 CHARTS_KEPT = 128
@@ -26,10 +29,18 @@ CHARTS_KEPT = 128
 _charts = LRU(CHARTS_KEPT)
 
 
-def move_choices(game: Game, state: State, seat: int,
-                 moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def reader_words() -> dict[str, Any]:
+    """This request's reader's ``language`` and ``say`` (a game's Text said in it), as
+    :func:`events.picture.picture_of` takes them; ``say`` for :func:`move_choices` too."""
+    language = select_language()
+    return {"language": language, "say": lambda text: translate(text, language)}
+
+
+def move_choices(game: Game, state: State, seat: int, moves: list[dict[str, Any]],
+                 say: Callable[[Any], Any] = str) -> list[dict[str, Any]]:
     """The legal moves as the form and the step builder show them: ``value`` (the JSON the
-    form posts), ``label``, ``type``, ``steps`` and ``targets`` (see the game protocol)."""
+    form posts), ``label``, ``type``, ``steps`` and ``targets`` (see the game protocol);
+    labels said by ``say`` (the reader's language: the builder's JSON is no template)."""
     out = []
     for move in moves:
         try:
@@ -37,10 +48,10 @@ def move_choices(game: Game, state: State, seat: int,
             targets = list(game.move_targets(move) or [])
         except Exception:  # a presentation bug must not hide a legal move: one plain step
             steps, targets = [], []
-        label = game.move_label(state, seat, move)
+        label = str(say(game.move_label(state, seat, move)))
         out.append({"value": json.dumps(move, sort_keys=True), "type": move.get("type", ""),
                     "label": label,
-                    "steps": [{"label": str(s.get("label", "")), "group": s.get("group")}
+                    "steps": [{"label": str(say(s.get("label", ""))), "group": s.get("group")}
                               for s in steps] or [{"label": label, "group": None}],
                     "targets": [str(t) for t in targets]})
     return out

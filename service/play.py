@@ -37,6 +37,7 @@ from service.picture import (
     chart_names,
     fallback_label,
     move_choices,
+    reader_words,
     score_chart,
     score_series,
     target_labels,
@@ -94,15 +95,16 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
         moves = []  # a form for it would be out of date before it could be sent
     play_token = runtime.links.make(link.game_id, link.seat, "play",
                                     generation=link.generation)
-    choices = move_choices(game, table.state, link.seat, moves)
+    words = reader_words()  # the reader's language, for the picture and the moves
+    choices = move_choices(game, table.state, link.seat, moves, words["say"])
     due, tz = seat_clock(runtime.games, link.game_id, link.seat, to_act)
     deadline = local_time(due, tz)
-    picture = picture_of(runtime.games, table, link.seat, deadline=deadline)
+    picture = picture_of(runtime.games, table, link.seat, deadline=deadline, **words)
     # a phone's picture: the game's narrow layout with larger text (the email's, plus
     # whatever the email leaves to the page), shown instead of the page's below a
     # phone's width when the game draws one of its own
     phone_picture = picture_of(runtime.games, table, link.seat, deadline=deadline,
-                               medium="phone") if picture else None
+                               medium="phone", **words) if picture else None
     if phone_picture == picture:
         phone_picture = None
     history_lines = history.lines(runtime.store, link.game_id, game, table.names, link.seat,
@@ -197,7 +199,8 @@ def at_version(token: str, version: int):
     if not 0 <= link.seat < len(table.names):
         abort(404)
     game = table.game
-    picture = picture_of(runtime.games, table, link.seat, latest=version == last)
+    picture = picture_of(runtime.games, table, link.seat, latest=version == last,
+                         **reader_words())
     [event] = runtime.store.read(link.game_id, version, version)
     chart = None
     now = runtime.games.load(link.game_id)

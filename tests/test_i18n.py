@@ -147,8 +147,8 @@ def test_a_texts_values_are_said_in_the_readers_language_too():
     assert i18n.translate(line, "de") == ("Ann schlägt vor: das Spiel abbrechen (ohne "
                                           "Sieger); abgestimmt wird bis 2026-12-05 10:00 UTC")
     assert i18n.translate(line, "en") is line
-    unknown = T("A sentence no catalog has, %(x)s", x=P("%(n)s coin", "%(n)s coins", 2))
-    assert i18n.translate(unknown, "de") == "A sentence no catalog has, 2 coins"
+    unknown = T("A sentence no catalog has, %(x)s", x=P("%(n)s florin", "%(n)s florins", 2))
+    assert i18n.translate(unknown, "de") == "A sentence no catalog has, 2 florins"
 
 
 def test_pages_print_a_games_text_in_the_readers_language_with_no_filter(app):

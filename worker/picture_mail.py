@@ -52,6 +52,7 @@ from typing import Any
 from events.gameplay import GameService
 from events.picture import picture_of
 from events.replay import Table
+from worker.i18n import translate
 from worker.mail import InlineImage
 
 log = logging.getLogger(__name__)
@@ -227,15 +228,17 @@ def svg_to_png(svg: str, width: int = EMAIL_WIDTH) -> tuple[bytes, int, int]:
 
 
 def mail_picture(games: GameService, table: Table, seat: int | None,
-                 deadline: str | None = None, width: int = EMAIL_WIDTH) -> MailPicture | None:
+                 deadline: str | None = None, width: int = EMAIL_WIDTH,
+                 language: str = "en") -> MailPicture | None:
     """``seat``'s picture of ``table`` as an inline PNG, or None (no picture for this
     kind, or it could not be drawn or rendered: logged, never raised).  Drawn as the page
     draws it (:func:`events.picture.picture_of`: what changed since the seat's last
-    move is highlighted)."""
+    move is highlighted), its words in the reader's ``language`` where the game can."""
     game = table.game
     try:
         started = time.perf_counter()
-        svg = picture_of(games, table, seat, deadline=deadline, medium="email")
+        svg = picture_of(games, table, seat, deadline=deadline, medium="email",
+                         language=language, say=lambda text: translate(text, language))
         if not svg:
             return None
         natural = _natural_size(svg)

@@ -56,6 +56,7 @@ from games.kings_guild import (
 from games.kings_guild import words as w
 from games.protocol import Game, IllegalMove, Move, State
 from games.rng import GameRandom
+from games.svg import Say
 from games.text import T, join
 
 OPTION_FIELDS: list[dict[str, Any]] = [
@@ -168,9 +169,13 @@ class KingsGuild(Game):
     def move_label(self, state: State, seat: int, move: Move) -> str:
         return labels.move_label(state, seat, move)
 
-    def picture(self, view: dict[str, Any], table: dict[str, Any]) -> str | None:
-        """The table as ``view`` shows it: see :mod:`games.kings_guild.picture`."""
-        return picture.picture(view, table)
+    picture_says = True  # the picture's words in the reader's language (games.svg.Say)
+
+    def picture(self, view: dict[str, Any], table: dict[str, Any],
+                say: Say = str) -> str | None:
+        """The table as ``view`` shows it, its words said by ``say``: see
+        :mod:`games.kings_guild.picture`."""
+        return picture.picture(view, table, say)
 
     def move_targets(self, move: Move) -> list[str]:
         return picture.targets(move)

@@ -41,7 +41,9 @@ from functools import cache
 from typing import Any
 
 from games.kings_guild import cards
-from games.svg import EMAIL_WIDTH, HIGHLIGHT, INK, MUTED, Drawing, for_email, plural, seat_colour
+from games.kings_guild import words as kw
+from games.svg import EMAIL_WIDTH, HIGHLIGHT, INK, MUTED, Drawing, Say, for_email, seat_colour
+from games.text import P, T, Text, join
 
 WIDTH = 480  # tall, not wide: a phone (390 px) shows it at 0.8, small print stays legible
 MARGIN = 10
@@ -59,24 +61,35 @@ EVENT = "#EDE7F6"
 ROOM_FILL = {"basic": "#E8F0E0", "master": "#F6E7C8", "guild_special": "#E0ECF4",
              "special": "#F3D9D9"}
 DECISIONS = {
-    "start_resources": "choose starting resources", "start_treasure": "choose a treasure colour",
-    "place_room": "place a room", "gather": "gather resources", "extra_craft": "craft again",
-    "keep_treasure": "keep a treasure from a shared quest", "appraiser": "use the Appraiser",
-    "discard_one": "discard a treasure", "hero_bonus": "pay 1 coin for a treasure",
-    "thug": "move the Thug", "warlock": "use the Warlock", "contract": "hire with a Contract",
-    "overseer": "take the oldest specialist", "alchemist": "trade with the Alchemist",
-    "curator": "buy relics with the Curator", "merchant_draw": "draw treasures (Merchant)",
-    "merchant_discard": "discard treasures (Merchant)", "minstrel": "draw a treasure",
-    "smuggler": "steal a resource", "witch": "take a quest (Witch)",
-    "plenty": "gain a resource (Scroll of Plenty)", "wonders": "draw a treasure",
-    "wonders_next": "pay 1 coin for a treasure (Scroll of Wonders)",
-    "spoil": "spoil a resource", "map_discard": "discard a treasure (Treasure Map)",
-    "map_colors": "choose two treasure colours (Treasure Map)", "bard": "move specialists",
-    "substitute": "choose another colour", "discard_resource": "discard resources",
-    "sell_down": "sell treasures down to the hand size", "funeral_bid": "bid for the Statue",
+    "start_resources": T("choose starting resources"),
+    "start_treasure": T("choose a treasure colour"),
+    "place_room": T("place a room"), "gather": T("gather resources"),
+    "extra_craft": T("craft again"), "keep_treasure": T("keep a treasure from a shared quest"),
+    "appraiser": T("use the Appraiser"), "discard_one": T("discard a treasure"),
+    "hero_bonus": T("pay 1 coin for a treasure"), "thug": T("move the Thug"),
+    "warlock": T("use the Warlock"), "contract": T("hire with a Contract"),
+    "overseer": T("take the oldest specialist"), "alchemist": T("trade with the Alchemist"),
+    "curator": T("buy relics with the Curator"),
+    "merchant_draw": T("draw treasures (Merchant)"),
+    "merchant_discard": T("discard treasures (Merchant)"), "minstrel": T("draw a treasure"),
+    "smuggler": T("steal a resource"), "witch": T("take a quest (Witch)"),
+    "plenty": T("gain a resource (Scroll of Plenty)"), "wonders": T("draw a treasure"),
+    "wonders_next": T("pay 1 coin for a treasure (Scroll of Wonders)"),
+    "spoil": T("spoil a resource"), "map_discard": T("discard a treasure (Treasure Map)"),
+    "map_colors": T("choose two treasure colours (Treasure Map)"),
+    "bard": T("move specialists"), "substitute": T("choose another colour"),
+    "discard_resource": T("discard resources"),
+    "sell_down": T("sell treasures down to the hand size"),
+    "funeral_bid": T("bid for the Statue"),
 }
-ACTIONS = {"gather": "gathered", "craft": "crafted", "expand": "expanded",
-           "offering": "made an offering", "statue": "built the Statue"}
+ACTIONS = {"gather": T("gathered"), "craft": T("crafted"), "expand": T("expanded"),
+           "offering": T("made an offering"), "statue": T("built the Statue")}
+DECK_TITLES = {"blue": T("Blue"), "red": T("Red"), "yellow": T("Yellow")}
+KINDS_LOWER = {"Charm": T("charm"), "Relic": T("relic"), "Scroll": T("scroll"),
+               "treasure": T("treasure")}
+SCORE_COLUMNS = [("charms", T("Charms")), ("charm_bonus", T("Most")), ("relics", T("Relics")),
+                 ("quests", T("Quests")), ("specialists", T("Spec.")), ("rooms", T("Rooms")),
+                 ("offering", T("Offer")), ("total", T("Total")), ("coins", T("Coins"))]
 
 
 # -- targets ------------------------------------------------------------------------------
@@ -146,13 +159,21 @@ def _paragraph(d: Drawing, x: float, y: float, text: str, width: float, size: fl
     return y
 
 
+def _fit(text: str, width: float, size: float, bold: bool = False, least: float = 7.5,
+         factor: float | None = None) -> float:
+    """``size``, or smaller (not below ``least``) when ``text`` would not fit in ``width``
+    (``factor``: a character's width for its size, as :func:`_chars` guesses it)."""
+    need = len(text) * size * (factor or (0.64 if bold else 0.57))
+    return size if need <= width else max(least, round(size * width / need, 1))
+
+
 def _frame(d: Drawing, x: float, y: float, w: float, h: float) -> None:
     """The outline that marks what changed since the viewer's last move."""
     d.rect(x - 3, y - 3, w + 6, h + 6, fill="none", stroke=HIGHLIGHT, stroke_width=5, rx=7)
 
 
-def _cost_text(cost: dict[str, int]) -> str:
-    return ", ".join(f"{n} {r}" for r, n in cost.items()) or "nothing"
+def _cost_text(cost: dict[str, int]) -> Text:
+    return kw.cost(cost)
 
 
 def _resource_dot(d: Drawing, cx: float, cy: float, resource: str, r: float = 5) -> None:
@@ -171,20 +192,21 @@ def _resource_dot(d: Drawing, cx: float, cy: float, resource: str, r: float = 5)
         d.rect(cx - r, cy - r, 2 * r, 2 * r, fill=colour, stroke=INK, stroke_width=0.5, rx=1.5)
 
 
-def _cost_row(d: Drawing, x: float, y: float, cost: dict[str, int], size: float = 11) -> float:
+def _cost_row(d: Drawing, x: float, y: float, cost: dict[str, int], size: float = 11,
+              say: Say = str) -> float:
     """Resource icons with amounts from (x, baseline y); returns the x after them."""
     for resource, n in cost.items():
         _resource_dot(d, x + 5, y - size * 0.35, resource, 4.5)
-        label = f"{n} {resource}"
+        label = say(kw.amount(n, resource))
         d.text(x + 12, y, label, size=size)
         x += 16 + len(label) * size * 0.6
     return x
 
 
-def _name(table: dict[str, Any], view: dict[str, Any], seat: int | None) -> str:
+def _name(table: dict[str, Any], view: dict[str, Any], seat: int | None) -> Any:
     names = table.get("names") or view.get("names") or []
     if seat is None or not 0 <= seat < len(names):
-        return "nobody"
+        return T("nobody")
     return str(names[seat])
 
 
@@ -224,31 +246,42 @@ def _section(d: Drawing, y: float, title: str, note: str = "") -> float:
 # -- the picture --------------------------------------------------------------------------
 
 
-def picture(view: dict[str, Any], table: dict[str, Any]) -> str:
-    """The whole table for the seat ``view`` belongs to (see the module docstring)."""
-    parts = _Picture(view, table)
+def picture(view: dict[str, Any], table: dict[str, Any], say: Say = str) -> str:
+    """The whole table for the seat ``view`` belongs to (see the module docstring), every
+    word said by ``say`` (the reader's language; the default: English)."""
+    parts = _Picture(view, table, say)
     return parts.render()
 
 
 class _Picture:
     """One drawing pass; sections are drawn top to bottom, each returning its bottom y."""
 
-    def __init__(self, view: dict[str, Any], table: dict[str, Any]) -> None:
+    def __init__(self, view: dict[str, Any], table: dict[str, Any], say: Say = str) -> None:
         self.view, self.table = view, table
+        self.say: Say = say
         self.viewer: int | None = table.get("seat", view.get("seat"))
         self.previous: dict[str, Any] | None = table.get("previous")
-        viewer = self.name(self.viewer) if self.viewer is not None else "a spectator"
+        viewer = self.name(self.viewer) if self.viewer is not None else T("a spectator")
         # An email is read on a phone without zoom: narrower (its text larger once scaled
         # to the screen), storage under each guild's grid, no tooltips.
         self.email = for_email(table)
         self.W = EMAIL_WIDTH if self.email else WIDTH
         self.column = (self.W - 2 * MARGIN - (COLUMNS - 1) * GAP) / COLUMNS
         # the height is known once every section is drawn (render sets it)
-        self.d = Drawing(self.W, 0, title=f"The King's Guild, seen by {viewer}",
+        self.d = Drawing(self.W, 0, title=say(T("The King's Guild, seen by %(viewer)s",
+                                                 viewer=viewer)),
                          description=self.description(), tooltips=not self.email)
 
-    def name(self, seat: int | None) -> str:
+    def name(self, seat: int | None) -> Any:
         return _name(self.table, self.view, seat)
+
+    def s(self, text: Any) -> str:
+        """``text`` in the reader's language, as a plain string."""
+        return str(self.say(text))
+
+    def card(self, english: Any) -> str:
+        """A name or effect from the data files (the view may hold it as plain text)."""
+        return self.s(kw.card(english) if not isinstance(english, Text) else english)
 
     def render(self) -> str:
         y = self.players(6)
@@ -267,10 +300,12 @@ class _Picture:
 
     def description(self) -> str:
         v = self.view
-        waiting = ", ".join(self.name(s) for s in v.get("to_act", [])) or "nobody"
-        return (f"Round {v.get('round', 1)}. Waiting for {waiting}. "
-                + " ".join(f"{self.name(g['seat'])}: {self.prestige_text(g)}."
-                           for g in v["guilds"]))
+        seats = [self.name(s) for s in v.get("to_act", [])]
+        waiting = join(seats) if seats else T("nobody")
+        return self.s(T("Round %(round)s. Waiting for %(waiting)s. ", round=v.get("round", 1),
+                        waiting=waiting)) + " ".join(
+            self.s(T("%(name)s: %(prestige)s.", name=self.name(g["seat"]),
+                     prestige=self.prestige_text(g))) for g in v["guilds"])
 
     def board_order(self) -> list[dict[str, Any]]:
         guilds = list(self.view["guilds"])
@@ -278,13 +313,22 @@ class _Picture:
             guilds.sort(key=lambda g: g["seat"] != self.viewer)
         return guilds
 
-    def prestige_text(self, g: dict[str, Any]) -> str:
+    def prestige_text(self, g: dict[str, Any]) -> Text:
         outcome = self.view.get("outcome")
         if outcome:
-            return f"{outcome['scores'][g['seat']]} prestige (final)"
+            return T("%(n)s prestige (final)", n=outcome["scores"][g["seat"]])
         if g.get("prestige") is None:
-            return "? prestige (hidden during the bids)"
-        return f"{g['prestige']} prestige on the table"
+            return T("? prestige (hidden during the bids)")
+        return T("%(n)s prestige on the table", n=g["prestige"])
+
+    def prestige_short(self, g: dict[str, Any]) -> Text:
+        """The prestige as the players' strip shows it: ``12 prestige``."""
+        outcome = self.view.get("outcome")
+        if outcome:
+            return T("%(n)s prestige (final)", n=outcome["scores"][g["seat"]])
+        if g.get("prestige") is None:
+            return T("? prestige")
+        return kw.prestige(g["prestige"])
 
     # -- players and status -------------------------------------------------------------
     def players(self, y: float) -> float:
@@ -294,14 +338,17 @@ class _Picture:
             seat = g["seat"]
             row_y = y + 20
             colour = seat_colour(seat)
-            name = self.name(seat) + (" (you)" if seat == self.viewer else "")
-            coins = "? coins" if g["coins"] is None else plural(g["coins"], "coin")
-            score = self.prestige_text(g).replace(" on the table", "").replace(
-                " (hidden during the bids)", "")
-            detail = f"{score} · {coins} · {plural(g['hand_count'], 'treasure')}"
-            title = (f"{name} ({g['guild']}): {self.prestige_text(g)} · {coins} · "
-                     f"{plural(g['hand_count'], 'treasure')} in hand"
-                     + (" · to act now" if seat in to_act else ""))
+            name = self.s(T("%(name)s (you)", name=self.name(seat))) \
+                if seat == self.viewer else self.s(self.name(seat))
+            coins = T("? coins") if g["coins"] is None else kw.coins(g["coins"])
+            detail = self.s(T("%(prestige)s · %(coins)s · %(treasures)s",
+                              prestige=self.prestige_short(g), coins=coins,
+                              treasures=kw.treasures(g["hand_count"])))
+            title = self.s(T("%(name)s (%(guild)s): %(prestige)s · %(coins)s · %(treasures)s "
+                             "in hand", name=name, guild=kw.card(g["guild"]),
+                             prestige=self.prestige_text(g), coins=coins,
+                             treasures=kw.treasures(g["hand_count"]))) + (
+                self.s(T(" · to act now")) if seat in to_act else "")
             before = _prev(self.previous, "guilds", seat, "prestige")
             changed = None not in (before, g.get("prestige")) and before != g["prestige"]
             with d.group(title=title, highlight=changed):
@@ -321,7 +368,8 @@ class _Picture:
             y = row_y + (20 if self.email else 4)
         deadline = self.table.get("deadline")
         if deadline:
-            d.text(MARGIN, y + 18, f"Deadline: {deadline}", size=13, fill=MUTED)
+            d.text(MARGIN, y + 18, self.s(T("Deadline: %(when)s", when=deadline)), size=13,
+                   fill=MUTED)
             y += 20
         return y + 4
 
@@ -330,26 +378,29 @@ class _Picture:
         parts = []
         if v.get("over"):
             outcome = v.get("outcome") or {}
-            winners = ", ".join(self.name(s) for s in outcome.get("winners", []))
-            parts.append(f"Game over. Winner: {winners}")
+            winners = join([self.name(s) for s in outcome.get("winners", [])])
+            parts.append(T("Game over. Winner: %(winners)s", winners=winners))
             if outcome.get("title"):
-                parts.append(f"title: {outcome['title']}")
+                parts.append(T("title: %(title)s", title=kw.title(outcome["title"])))
         else:
-            parts.append(f"Round {v.get('round', 1)}")
+            parts.append(T("Round %(round)s", round=v.get("round", 1)))
             action = (v.get("turn") or {}).get("action")
-            done = f" ({ACTIONS.get(action, action)})" if action else " (no action yet)"
-            parts.append(f"{self.name(v['current'])}'s turn{done}")
+            if action:
+                parts.append(T("%(name)s's turn (%(done)s)", name=self.name(v["current"]),
+                               done=ACTIONS.get(action, action)))
+            else:
+                parts.append(T("%(name)s's turn (no action yet)", name=self.name(v["current"])))
             decision = v.get("decision")
             if decision:
                 who = decision.get("seat")
                 what = DECISIONS.get(decision["kind"], decision["kind"].replace("_", " "))
                 if who is not None and who != v["current"]:
-                    parts.append(f"{self.name(who)} to {what}")
+                    parts.append(T("%(name)s to %(what)s", name=self.name(who), what=what))
                 elif who is not None:
-                    parts.append(f"now: {what}")
+                    parts.append(T("now: %(what)s", what=what))
                 else:
                     parts.append(what)
-        text = " · ".join(parts)
+        text = " · ".join(self.s(part) for part in parts)
         lines = len(_lines(text, _chars(self.W - 2 * MARGIN - 16, 13), 2))
         with d.group(title=text):
             d.rect(MARGIN, y + 2, self.W - 2 * MARGIN, 8 + 16 * lines, fill="#F1EAD8",
@@ -359,13 +410,13 @@ class _Picture:
         if not v.get("over") and (v.get("council_drawn")
                                   or v.get("final_turns_left") is not None):
             left = v.get("final_turns_left")
-            text = "The Offering to the Council was drawn: final turns"
+            text = self.s(T("The Offering to the Council was drawn: final turns"))
             if left is not None:
-                text += f" ({plural(left, 'turn')} left)"
+                text += self.s(T(" (%(turns)s left)", turns=kw.turns(left)))
             target = "council" if self.viewer is not None else None
-            with d.group(target=target, title=text + ". Make an offering: a free sigil on "
-                         "the Council card instead of an action (2 prestige + coins/3 + "
-                         "resources/2)."):
+            with d.group(target=target, title=text + self.s(T(
+                    ". Make an offering: a free sigil on the Council card instead of an action "
+                    "(2 prestige + coins/3 + resources/2)."))):
                 lines = len(_lines(text, _chars(self.W - 2 * MARGIN - 16, 13), 2))
                 d.rect(MARGIN, y + 6, self.W - 2 * MARGIN, 8 + 16 * lines, fill=EVENT,
                        stroke=INK, rx=4)
@@ -374,9 +425,11 @@ class _Picture:
         if v.get("funeral"):
             f = v["funeral"]
             mine = f.get("your_bid")
-            bid = "" if mine is None else f"; your bid: {plural(mine, 'coin')}"
-            has = ", ".join(self.name(s) for s in f.get("has_bid", [])) or "nobody yet"
-            text = f"The King's Funeral: sealed bids for the King's Statue. Have bid: {has}{bid}"
+            bid = "" if mine is None else T("; your bid: %(coins)s", coins=kw.coins(mine))
+            bidders = [self.name(s) for s in f.get("has_bid", [])]
+            has = join(bidders) if bidders else T("nobody yet")
+            text = self.s(T("The King's Funeral: sealed bids for the King's Statue. Have bid: "
+                            "%(has)s%(bid)s", has=has, bid=bid))
             lines = len(_lines(text, _chars(self.W - 2 * MARGIN - 16, 12), 3))
             with d.group(title=text):
                 d.rect(MARGIN, y + 6, self.W - 2 * MARGIN, 9 + 15 * lines, fill=EVENT, stroke=INK,
@@ -393,12 +446,15 @@ class _Picture:
     def funeral_text(self, result: dict[str, Any]) -> str:
         winner = result.get("winner")
         bids = result.get("bids") or []
-        told = ", ".join(f"{self.name(s)} {b}" for s, b in enumerate(bids))
+        told = join([T("%(name)s %(bid)s", name=self.name(s), bid=b)
+                     for s, b in enumerate(bids)])
         if winner is not None:
-            who = f"{self.name(winner)} won the King's Statue"
+            who = T("%(name)s won the King's Statue", name=self.name(winner))
         else:
-            who = "a tie, nobody built the Statue" if result.get("tie") else "no Statue"
-        return f"The King's Funeral: {who}" + (f" (bids: {told})" if told else "")
+            who = T("a tie, nobody built the Statue") if result.get("tie") else T("no Statue")
+        if bids:
+            return self.s(T("The King's Funeral: %(who)s (bids: %(bids)s)", who=who, bids=told))
+        return self.s(T("The King's Funeral: %(who)s", who=who))
 
     def final_scores(self, y: float) -> float:
         """The rulebook's score sheet, once the game is over (every hand is scored)."""
@@ -407,20 +463,19 @@ class _Picture:
         sheet = outcome.get("sheet")
         if not sheet:
             return y
-        y = _section(d, y, "Final scores")
-        columns = [("charms", "Charms"), ("charm_bonus", "Most"), ("relics", "Relics"),
-                   ("quests", "Quests"), ("specialists", "Spec."), ("rooms", "Rooms"),
-                   ("offering", "Offer"), ("total", "Total"), ("coins", "Coins")]
+        y = _section(d, y, self.s(T("Final scores")))
+        columns = [(key, self.s(head)) for key, head in SCORE_COLUMNS]
         x0, step = MARGIN + 150, (self.W - 2 * MARGIN - 150) / len(columns)
         for k, (_, head) in enumerate(columns):
-            d.text(x0 + k * step + step / 2, y + 12, head, size=11, anchor="middle",
-                   fill=MUTED)
+            size = 11 if len(head) <= 6 else _fit(head, step - 2, 11)
+            d.text(x0 + k * step + step / 2, y + 12, head, size=size,
+                   anchor="middle", fill=MUTED)
         y += 16
         for seat in outcome.get("ranking", range(len(sheet))):
             row = sheet[seat]
             place = (outcome.get("places") or [None] * len(sheet))[seat]
             words = ", ".join(f"{head} {row.get(key, 0)}" for key, head in columns)
-            with d.group(title=f"{place}. {self.name(seat)}: {words}"):
+            with d.group(title=f"{place}. {self.s(self.name(seat))}: {words}"):
                 d.rect(MARGIN, y, self.W - 2 * MARGIN, 20, fill=CARD, stroke="#DDDDDD")
                 d.circle(MARGIN + 10, y + 10, 5, fill=seat_colour(seat), stroke=None)
                 d.text(MARGIN + 20, y + 15, f"{place}. {_lines(self.name(seat), 16, 1)[0]}",
@@ -435,7 +490,7 @@ class _Picture:
     def quests(self, y: float) -> float:
         d, v = self.d, self.view
         slots = v["quest_slots"]
-        y = _section(d, y, f"Quests ({v['quest_deck_count']} in the deck)")
+        y = _section(d, y, self.s(T("Quests (%(n)s in the deck)", n=v["quest_deck_count"])))
         for start in range(0, len(slots), COLUMNS):
             row = slots[start:start + COLUMNS]
             items = max((len(s["quest"].get("items", [])) for s in row if s), default=1)
@@ -446,9 +501,10 @@ class _Picture:
             y += height + GAP
         oracle = v.get("oracle")
         if oracle:
-            names = "; ".join(q["name"] for q in oracle)
-            y = _paragraph(d, MARGIN, y + 14, f"The Oracle shows you the next quests: {names}",
-                           self.W - 2 * MARGIN, 12, 2) - 8
+            names = join([kw.card(q["name"]) for q in oracle], "; ")
+            y = _paragraph(d, MARGIN, y + 14, self.s(T(
+                "The Oracle shows you the next quests: %(names)s", names=names)),
+                self.W - 2 * MARGIN, 12, 2) - 8
         return y + 4
 
     def quest_card(self, x: float, y: float, w: float, h: float, index: int,
@@ -456,35 +512,42 @@ class _Picture:
         d = self.d
         changed = _changed(self.previous, slot, "quest_slots", index)
         if slot is None:
-            with d.group(title=f"Quest slot {index + 1}: empty", highlight=changed):
+            with d.group(title=self.s(T("Quest slot %(n)s: empty", n=index + 1)),
+                         highlight=changed):
                 if changed:
                     _frame(d, x, y, w, h)
                 d.rect(x, y, w, h, fill="none", stroke=MUTED, rx=6, stroke_dasharray="4 3")
-                d.text(x + w / 2, y + h / 2, "empty", size=12, anchor="middle", fill=MUTED)
+                d.text(x + w / 2, y + h / 2, self.s(T("empty")), size=12, anchor="middle",
+                       fill=MUTED)
             return
         q = slot["quest"]
         if q.get("event"):
-            text = cards.events()[q["id"]]["text"]
+            text = self.card(cards.events()[q["id"]]["text"])
             if self.view.get("solo") and q["id"] == cards.FUNERAL:
-                text = ("Solo: as your action, build the King's Statue for 0 coins "
-                        "(4 prestige). It moves along like a quest.")
-            with d.group(target=f"quest:{index}", title=f"{q['name']}: {text}",
+                text = self.s(T("Solo: as your action, build the King's Statue for 0 coins "
+                                "(4 prestige). It moves along like a quest."))
+            quest_name = self.card(q["name"])
+            with d.group(target=f"quest:{index}", title=f"{quest_name}: {text}",
                          highlight=changed):
                 if changed:
                     _frame(d, x, y, w, h)
                 d.rect(x, y, w, h, fill=EVENT, stroke=INK, rx=6)
-                _paragraph(d, x + 8, y + 20, q["name"], w - 16, 13, 2, weight="bold")
+                _paragraph(d, x + 8, y + 20, quest_name, w - 16, 13, 2, weight="bold")
                 _paragraph(d, x + 8, y + 56, text, w - 16, 10, 7)
             return
         sigil = slot.get("sigil")
         thug = slot.get("thug")
-        reward = ", ".join(q["reward"])
-        title = (f"Quest slot {index + 1}: {q['name']} ({q['hero']}); reward: {reward} "
-                 f"treasure{'s' if len(q['reward']) != 1 else ''}")
+        reward = join([kw.colour(c) for c in q["reward"]])
+        quest_name = self.card(q["name"])
+        title = self.s(P("Quest slot %(slot)s: %(quest)s (%(hero)s); reward: %(reward)s "
+                         "treasure", "Quest slot %(slot)s: %(quest)s (%(hero)s); reward: "
+                         "%(reward)s treasures", len(q["reward"]), slot=index + 1,
+                         quest=quest_name, hero=kw.hero(q["hero"]), reward=reward))
         if sigil is not None:
-            title += f"; {self.name(sigil)}'s sigil is on it"
+            title += self.s(T("; %(name)s's sigil is on it", name=self.name(sigil)))
         if thug is not None:
-            title += f"; the Thug of {self.name(thug)} is on it (2 coins to craft here)"
+            title += self.s(T("; the Thug of %(name)s is on it (2 coins to craft here)",
+                              name=self.name(thug)))
         with d.group(target=f"quest:{index}", title=title, highlight=changed):
             if changed:
                 _frame(d, x, y, w, h)
@@ -492,23 +555,27 @@ class _Picture:
             hero = HERO_COLOUR.get(q["hero"], MUTED)
             d.rect(x, y, w, 20, fill=hero, stroke=None, rx=6)
             d.rect(x, y + 12, w, 8, fill=hero, stroke=None)
-            d.text(x + 8, y + 15, q["hero"].capitalize(), size=12, weight="bold",
-                   fill=INK if q["hero"] == "rogue" else "#FFFFFF")
-            d.text(x + w - 8, y + 15, f"slot {index + 1}", size=11, anchor="end",
-                   fill=INK if q["hero"] == "rogue" else "#FFFFFF")
-            _paragraph(d, x + 8, y + 35, q["name"], w - 16, 12, 2, weight="bold")
+            d.text(x + 8, y + 15, self.s(kw.HERO_TITLES.get(q["hero"], q["hero"].capitalize())),
+                   size=12, weight="bold", fill=INK if q["hero"] == "rogue" else "#FFFFFF")
+            d.text(x + w - 8, y + 15, self.s(T("slot %(n)s", n=index + 1)), size=11,
+                   anchor="end", fill=INK if q["hero"] == "rogue" else "#FFFFFF")
+            _paragraph(d, x + 8, y + 35, quest_name, w - 16, 12, 2, weight="bold")
             ry = y + h - 9
-            d.text(x + 8, ry, "Reward:", size=11, fill=MUTED)
+            reward_word = self.s(T("Reward:"))
+            d.text(x + 8, ry, reward_word, size=11, fill=MUTED)
+            icons = x + max(62, 10 + len(reward_word) * 6.6)
             for k, colour in enumerate(q["reward"]):
-                self.treasure_icon(x + 62 + k * 16, ry - 10, colour)
+                self.treasure_icon(icons + k * 16, ry - 10, colour)
             if sigil is not None:
                 d.circle(x + w - 16, ry - 4, 8, fill=seat_colour(sigil), stroke=INK)
-                d.text(x + w - 28, ry, "sigil", size=10, anchor="end", fill=MUTED)
+                d.text(x + w - 28, ry, self.s(T("sigil")), size=10, anchor="end", fill=MUTED)
             if thug is not None:
                 tx = x + w - (64 if sigil is not None else 16)
                 d.circle(tx, ry - 4, 8, fill=INK, stroke=seat_colour(thug), stroke_width=3)
-                d.text(tx, ry, "T", size=10, anchor="middle", fill="#FFFFFF", weight="bold")
-                d.text(tx - 12, ry, "Thug", size=10, anchor="end", fill=MUTED)
+                d.text(tx, ry, self.s(T("T")), size=10, anchor="middle", fill="#FFFFFF",
+                       weight="bold")
+                if sigil is None or len(self.s(T("Thug"))) <= 6:
+                    d.text(tx - 12, ry, self.s(T("Thug")), size=10, anchor="end", fill=MUTED)
         for i, item in enumerate(q["items"]):
             self.item_box(x + 6, y + 60 + i * 41, w - 12, 37, index, i, item)
 
@@ -517,22 +584,27 @@ class _Picture:
         d = self.d
         by = item.get("crafted_by")
         cost = _cost_text(item["cost"])
-        title = (f"{item['name']} ({item['type']}): pay {cost}; earn "
-                 f"{plural(item['coins'], 'coin')}")
+        title = self.s(T("%(item)s (%(type)s): pay %(cost)s; earn %(coins)s",
+                         item=kw.card(item["name"]), type=kw.item_type(item["type"]), cost=cost,
+                         coins=kw.coins(item["coins"])))
         if by is not None:
-            title += f"; crafted by {self.name(by)}"
+            title += self.s(T("; crafted by %(name)s", name=self.name(by)))
         target = f"item:{slot}:{i}" if by is None else None
         with d.group(target=target, title=title):
             fill = "#F5F5F5" if by is None else "#E0E0E0"
             d.rect(x, y, w, h, fill=fill, stroke=MUTED, rx=4)
-            d.text(x + 6, y + 14, item["name"], size=11, weight="bold")
-            d.text(x + w - 6, y + 14, plural(item["coins"], "coin"), size=11, anchor="end",
+            coins, item_name = self.s(kw.coins(item["coins"])), self.card(item["name"])
+            room = w - 14 - len(coins) * 6.0  # a long (German) name gets smaller print
+            d.text(x + 6, y + 14, item_name, size=_fit(item_name, room, 11, factor=0.6),
+                   weight="bold")
+            d.text(x + w - 6, y + 14, coins, size=11, anchor="end",
                    fill="#8A6D00", weight="bold")
             if by is None:
-                _cost_row(d, x + 4, y + 30, item["cost"], size=10)
+                _cost_row(d, x + 4, y + 30, item["cost"], size=10, say=self.say)
             else:
                 d.circle(x + 11, y + 26, 6, fill=seat_colour(by), stroke=INK)
-                d.text(x + 22, y + 30, f"crafted by {self.name(by)}", size=10, fill=MUTED)
+                d.text(x + 22, y + 30, self.s(T("crafted by %(name)s", name=self.name(by))),
+                       size=10, fill=MUTED)
 
     def treasure_icon(self, x: float, y: float, colour: str, w: float = 11,
                       h: float = 14) -> None:
@@ -542,21 +614,23 @@ class _Picture:
     def specialists(self, y: float) -> float:
         d, v = self.d, self.view
         row = v["specialist_row"]
-        note = ("In row order, the oldest last: it leaves after each Expand action."
-                if v.get("solo") else "In row order, the oldest last. Hiring one at full price "
-                "puts a 1-coin discount on each one after it.")
-        y = _section(d, y, f"Specialists for hire ({v['specialist_deck_count']} in the deck)",
-                     note)
+        note = self.s(T("In row order, the oldest last: it leaves after each Expand action.")
+                      if v.get("solo") else T("In row order, the oldest last. Hiring one at "
+                                              "full price puts a 1-coin discount on each one "
+                                              "after it."))
+        y = _section(d, y, self.s(T("Specialists for hire (%(n)s in the deck)",
+                                    n=v["specialist_deck_count"])), note)
         for start in range(0, len(row), COLUMNS):
             part = row[start:start + COLUMNS]
-            lines = max((len(_lines(spec["text"], _chars(self.column - 16, 10.5), 7))
+            lines = max((len(_lines(self.card(spec["text"]), _chars(self.column - 16, 10.5), 7))
                          for spec in part if spec), default=1)
             height = 70 + 13 * lines
             for k, spec in enumerate(part):
                 i, x = start + k, MARGIN + k * (self.column + GAP)
                 changed = _changed(self.previous, spec, "specialist_row", i)
                 if spec is None:
-                    with d.group(title=f"Specialist space {i + 1}: empty", highlight=changed):
+                    with d.group(title=self.s(T("Specialist space %(n)s: empty", n=i + 1)),
+                                 highlight=changed):
                         d.rect(x, y, self.column, height, fill="none", stroke=MUTED, rx=6,
                                stroke_dasharray="4 3")
                     continue
@@ -569,27 +643,31 @@ class _Picture:
         d = self.d
         price = spec.get("price", spec["cost"])
         discount = spec.get("discount", 0)
-        title = (f"{spec['name']}: costs {plural(price, 'coin')}"
-                 + (f" ({spec['cost']} less {discount} discount)" if price != spec["cost"]
-                    else "")
-                 + f", {spec['prestige']} prestige, {spec['timing']}: {spec['text']}")
+        spec_name, spec_text = self.card(spec["name"]), self.card(spec["text"])
+        timing = self.s(kw.timing(spec["timing"]))
+        less = T(" (%(cost)s less %(discount)s discount)", cost=spec["cost"],
+                 discount=discount) if price != spec["cost"] else ""
+        title = self.s(T("%(name)s: costs %(price)s%(less)s, %(prestige)s prestige, "
+                         "%(timing)s: %(text)s", name=spec_name, price=kw.coins(price),
+                         less=less, prestige=spec["prestige"], timing=timing, text=spec_text))
         with d.group(target=f"specialist:{spec['id']}", title=title, highlight=changed):
             if changed:
                 _frame(d, x, y, w, h)
             d.rect(x, y, w, h, fill=CARD, stroke=INK, rx=6)
-            d.text(x + 8, y + 18, spec["name"], size=13, weight="bold")
+            d.text(x + 8, y + 18, spec_name, size=_fit(spec_name, w - 52, 13, bold=True),
+                   weight="bold")
             d.text(x + w - 8, y + 18, f"★ {spec['prestige']}", size=12, anchor="end",
                    fill="#8A6D00")
             _resource_dot(d, x + 14, y + 31, "coins", 6)
-            cost = plural(price, "coin")
+            cost = self.s(kw.coins(price))
             if price != spec["cost"]:
-                cost += f" (of {spec['cost']})"
+                cost += self.s(T(" (of %(cost)s)", cost=spec["cost"]))
             d.text(x + 24, y + 35, cost, size=12, weight="bold")
             for k in range(discount):
                 d.circle(x + w - 14 - k * 10, y + 31, 4, fill=RESOURCE_COLOUR["coins"],
                          stroke=INK, stroke_width=0.5)
-            d.text(x + 8, y + 50, spec["timing"], size=10, fill=MUTED)
-            _paragraph(d, x + 8, y + 67, spec["text"], w - 16, 10.5, 7)
+            d.text(x + 8, y + 50, timing, size=10, fill=MUTED)
+            _paragraph(d, x + 8, y + 67, spec_text, w - 16, 10.5, 7)
 
     # -- rooms for sale ------------------------------------------------------------------
     def rooms(self, y: float) -> float:
@@ -597,7 +675,7 @@ class _Picture:
         rooms = v.get("rooms_for_sale", [])
         if not rooms:
             return y
-        y = _section(d, y, "Rooms for sale")
+        y = _section(d, y, self.s(T("Rooms for sale")))
         previous = {r["name"]: r for r in (_prev(self.previous, "rooms_for_sale") or [])}
         height = 50
         for i, room in enumerate(rooms):
@@ -606,25 +684,30 @@ class _Picture:
             changed = self.previous is not None and previous.get(room["name"]) != room
             left = room.get("left", 1)
             chamber = cards.rooms()[room["name"]].get("chamber_spaces")
-            text = room.get("text") or ""
+            text = self.card(room.get("text") or "")
             if chamber:
-                text = (text + "; " if text else "") + (
-                    f"a chamber for {plural(chamber, 'specialist')}")
+                text = (text + "; " if text else "") + self.s(
+                    T("a chamber for %(specialists)s", specialists=kw.specialists(chamber)))
             if room["name"] == "Warehouse":
-                text = "+3 storage"
+                text = self.s(T("+3 storage"))
             if cards.rooms()[room["name"]].get("double"):
-                text = (text + "; " if text else "") + "2 cells wide"
-            title = (f"{room['name']}: {plural(room['cost'], 'coin')}, "
-                     f"{room['prestige']} prestige, {left} left" + (f"; {text}" if text else ""))
+                text = (text + "; " if text else "") + self.s(T("2 cells wide"))
+            room_name = self.card(room["name"])
+            title = self.s(T("%(room)s: %(cost)s, %(prestige)s prestige, %(left)s left",
+                             room=room_name, cost=kw.coins(room["cost"]),
+                             prestige=room["prestige"], left=left)) + (
+                f"; {text}" if text else "")
             with d.group(target=f"room:{room['name']}", title=title, highlight=changed):
                 if changed:
                     _frame(d, x, top, self.column, height)
                 d.rect(x, top, self.column, height, fill=ROOM_FILL.get(room["category"], CARD),
                        stroke=INK, rx=4)
-                d.text(x + 6, top + 15, room["name"], size=12, weight="bold")
+                d.text(x + 6, top + 15, room_name,
+                       size=_fit(room_name, self.column - 44, 12, bold=True), weight="bold")
                 d.text(x + self.column - 6, top + 15, f"★ {room['prestige']}", size=11,
                        anchor="end", fill="#8A6D00")
-                d.text(x + 6, top + 30, f"{plural(room['cost'], 'coin')} · {left} left",
+                d.text(x + 6, top + 30, self.s(T("%(cost)s · %(left)s left",
+                                                 cost=kw.coins(room["cost"]), left=left)),
                        size=10)
                 if text:
                     d.text(x + 6, top + 44, _lines(text, _chars(self.column - 12, 10), 1)[0],
@@ -635,15 +718,16 @@ class _Picture:
     # -- treasures and supply ------------------------------------------------------------
     def treasures(self, y: float) -> float:
         d, v = self.d, self.view
-        y = _section(d, y, "Treasure decks and resource supply")
+        y = _section(d, y, self.s(T("Treasure decks and resource supply")))
         counts = v.get("treasure_deck_counts", {})
         discards = v.get("discards", {})
         w = (self.W - 2 * MARGIN - 2 * GAP) / 3
         for i, colour in enumerate(cards.COLORS):
             x = MARGIN + i * (w + GAP)
             n, gone = counts.get(colour, 0), len(discards.get(colour, []))
-            title = (f"{colour.capitalize()} treasures: {n} in the deck, {gone} discarded"
-                     + (f" (top: {discards[colour][-1]})" if gone else ""))
+            title = self.s(T("%(colour)s treasures: %(n)s in the deck, %(gone)s discarded",
+                             colour=DECK_TITLES[colour], n=n, gone=gone)) + (
+                self.s(T(" (top: %(card)s)", card=kw.card(discards[colour][-1]))) if gone else "")
             changed = _changed(self.previous, n, "treasure_deck_counts", colour) or _changed(
                 self.previous, discards.get(colour), "discards", colour)
             with d.group(target=f"deck:{colour}", title=title, highlight=changed):
@@ -651,22 +735,29 @@ class _Picture:
                     _frame(d, x, y, w, 40)
                 d.rect(x, y, w, 40, fill=CARD, stroke=INK, rx=4)
                 d.rect(x + 6, y + 6, 20, 28, fill=TREASURE_COLOUR[colour], stroke=INK, rx=3)
-                d.text(x + 32, y + 17, f"{n} {colour}", size=12, weight="bold")
-                d.text(x + 32, y + 32, f"{gone} discarded", size=11, fill=MUTED)
+                d.text(x + 32, y + 17, self.s(T("%(n)s %(colour)s", n=n,
+                                                colour=kw.colour(colour))), size=12,
+                       weight="bold")
+                d.text(x + 32, y + 32, self.s(T("%(n)s discarded", n=gone)), size=11,
+                       fill=MUTED)
         y += 48
         relics = sorted({name for pile in discards.values() for name in pile
                          if name in _relic_names()})
         if relics:
-            d.text(MARGIN, y + 13, "Relics in the discards:", size=11, fill=MUTED)
-            x = MARGIN + 135
+            said = self.s(T("Relics in the discards:"))
+            d.text(MARGIN, y + 13, said, size=11, fill=MUTED)
+            indent = MARGIN + max(135, len(said) * 5.6)
+            x = indent
             for name in relics:
-                width = 14 + len(name) * 6.2
+                shown = self.card(name)
+                width = 14 + len(shown) * 6.2
                 if x + width > self.W - MARGIN:
-                    x, y = MARGIN + 135, y + 22
-                with d.group(target=f"relic:{name}", title=f"{name} (a Relic) in the discards; "
-                             "the Curator buys it for 3 coins"):
+                    x, y = indent, y + 22
+                with d.group(target=f"relic:{name}", title=self.s(T(
+                        "%(card)s (a Relic) in the discards; the Curator buys it for 3 coins",
+                        card=kw.card(name)))):
                     d.rect(x, y, width, 18, fill=CARD, stroke=INK, rx=9)
-                    d.text(x + 7, y + 13, name, size=10)
+                    d.text(x + 7, y + 13, shown, size=10)
                 x += width + 6
             y += 24
         supply = v.get("supply", {})
@@ -676,12 +767,12 @@ class _Picture:
             n = supply.get(resource, 0)
             changed = _changed(self.previous, n, "supply", resource)
             with d.group(target=f"supply:{resource}", highlight=changed,
-                         title=f"Supply: {n} {resource}"):
+                         title=self.s(T("Supply: %(amount)s", amount=kw.amount(n, resource)))):
                 if changed:
                     _frame(d, x, y, w, 28)
                 d.rect(x, y, w, 28, fill=CARD, stroke=INK, rx=4)
                 _resource_dot(d, x + 12, y + 14, resource, 6)
-                d.text(x + 22, y + 19, f"{n} {resource}", size=12)
+                d.text(x + 22, y + 19, self.s(kw.amount(n, resource)), size=12)
         return y + 36
 
     # -- what the viewer is asked to choose ------------------------------------------------
@@ -689,15 +780,17 @@ class _Picture:
         d, v = self.d, self.view
         decision = v.get("decision") or {}
         if decision.get("kind") == "gather" and decision.get("picks"):
-            text = "Gathered so far: " + ", ".join(decision["picks"])
+            text = self.s(T("Gathered so far: %(picks)s",
+                            picks=join([kw.resource(r) for r in decision["picks"]])))
             d.text(MARGIN, y + 14, text, size=12)
             y += 22
         drawn = decision.get("cards") if decision.get("seat") == self.viewer else None
         if not drawn:
             return y
         partner = self.name(decision.get("partner"))
-        y = _section(d, y, "Drawn for the shared quest",
-                     f"Keep {decision.get('keep', 1)}; the rest go to {partner}.")
+        y = _section(d, y, self.s(T("Drawn for the shared quest")),
+                     self.s(T("Keep %(n)s; the rest go to %(name)s.", n=decision.get("keep", 1),
+                              name=partner)))
         return self.card_grid(y, drawn, lambda i, c: f"drawn:{i}", highlight=False)
 
     # -- the viewer's hand ---------------------------------------------------------------
@@ -707,11 +800,13 @@ class _Picture:
         d, v = self.d, self.view
         hand = v.get("hand", [])
         mine = next((g for g in v["guilds"] if g["seat"] == self.viewer), None)
-        limit = f" of {mine['hand_limit']}" if mine else ""
-        y = _section(d, y, f"Your hand: {len(hand)}{limit} treasures",
-                     "Only you see these; the others see how many you hold.")
+        heading = T("Your hand: %(n)s of %(limit)s treasures", n=len(hand),
+                    limit=mine["hand_limit"]) if mine else T("Your hand: %(n)s treasures",
+                                                             n=len(hand))
+        y = _section(d, y, self.s(heading),
+                     self.s(T("Only you see these; the others see how many you hold.")))
         if not hand:
-            d.text(MARGIN, y + 12, "No treasures.", size=12, fill=MUTED)
+            d.text(MARGIN, y + 12, self.s(T("No treasures.")), size=12, fill=MUTED)
             return y + 20
         before = {c["card"] for c in (_prev(self.previous, "hand") or [])}
         return self.card_grid(y, hand, lambda i, c: f"card:{c['card']}",
@@ -726,22 +821,27 @@ class _Picture:
             top = y + (i // COLUMNS) * (height + 6)
             new = highlight and card["card"] not in (before or set())
             kind = card.get("category") or "treasure"
-            sell = "no price" if card.get("sell") is None else f"sells for {card['sell']}"
-            title = (f"{card['name']} ({card['color']} {kind.lower()}, {sell}"
-                     + (f", {card['prestige']} prestige" if card.get("prestige") else "")
-                     + f"): {card['text']}")
+            sell = T("no price") if card.get("sell") is None else T(
+                "sells for %(price)s", price=card["sell"])
+            card_name, card_text = self.card(card["name"]), self.card(card["text"])
+            title = self.s(T("%(card)s (%(colour)s %(kind)s, %(sell)s", card=card_name,
+                             colour=kw.colour(card["color"]), kind=KINDS_LOWER.get(
+                                 kind, kind.lower()), sell=sell)) + (
+                self.s(T(", %(n)s prestige", n=card["prestige"])) if card.get("prestige")
+                else "") + f"): {card_text}"
             with d.group(target=target(i, card), title=title, highlight=new):
                 if new:
                     _frame(d, x, top, self.column, height)
                 d.rect(x, top, self.column, height, fill=CARD, stroke=INK, rx=5)
                 d.rect(x, top, 8, height, fill=TREASURE_COLOUR.get(card["color"], MUTED),
                        stroke=None)
-                d.text(x + 14, top + 15, card["name"], size=12, weight="bold")
-                facts = [kind, sell]
+                d.text(x + 14, top + 15, card_name,
+                       size=_fit(card_name, self.column - 20, 12, bold=True), weight="bold")
+                facts = [self.s(kw.category(kind)), self.s(sell)]
                 if card.get("prestige"):
                     facts.append(f"★ {card['prestige']}")
                 d.text(x + 14, top + 29, " · ".join(facts), size=10, fill=MUTED)
-                _paragraph(d, x + 14, top + 43, card["text"], self.column - 20, 9.5, 4)
+                _paragraph(d, x + 14, top + 43, card_text, self.column - 20, 9.5, 4)
         rows = (len(hand) + COLUMNS - 1) // COLUMNS
         return y + rows * (height + 6) + 2
 
@@ -755,11 +855,12 @@ class _Picture:
         if self.previous is not None:
             prev = next((p for p in self.previous.get("guilds", []) if p["seat"] == seat), None)
         inner = self.W - 2 * MARGIN - 20
-        coins = "? coins" if g["coins"] is None else plural(g["coins"], "coin")
-        facts = (f"{self.prestige_text(g)} · {coins} · "
-                 f"{plural(g['hand_count'], 'treasure')} in hand (max {g['hand_limit']}) · "
-                 f"{plural(g['sigils_free'], 'free sigil')}"
-                 + (" · made an offering" if g.get("offered") else ""))
+        coins = T("? coins") if g["coins"] is None else kw.coins(g["coins"])
+        facts = self.s(T("%(prestige)s · %(coins)s · %(treasures)s in hand (max %(limit)s) · "
+                         "%(sigils)s", prestige=self.prestige_text(g), coins=coins,
+                         treasures=kw.treasures(g["hand_count"]), limit=g["hand_limit"],
+                         sigils=kw.free_sigils(g["sigils_free"]))) + (
+            self.s(T(" · made an offering")) if g.get("offered") else "")
         fact_lines = _lines(facts, _chars(inner, 11), 2)
         words = self.guild_words(g)
         word_lines = [_lines(text, _chars(inner, 11), 3) for text in words]
@@ -773,10 +874,14 @@ class _Picture:
             sum(14 * len(w) + 4 for w in word_lines)
         d.rect(MARGIN, top, self.W - 2 * MARGIN, height, fill="#FFFDF8", stroke=colour,
                stroke_width=3, rx=8)
-        name = self.name(seat) + (" (you)" if mine else "")
-        with d.group(title=f"{name}'s guild: {g['guild']}: {g.get('guild_text', '')}"):
+        name = self.s(T("%(name)s (you)", name=self.name(seat))) if mine \
+            else self.s(self.name(seat))
+        guild_name = self.card(g["guild"])
+        with d.group(title=self.s(T("%(name)s's guild: %(guild)s: %(text)s", name=name,
+                                    guild=guild_name,
+                                    text=self.card(g.get("guild_text", ""))))):
             d.circle(MARGIN + 16, top + 16, 7, fill=colour, stroke=None)
-            d.text(MARGIN + 28, top + 21, _lines(f"{name}: {g['guild']}",
+            d.text(MARGIN + 28, top + 21, _lines(f"{name}: {guild_name}",
                                                  min(48, _chars(inner, 14, True)), 1)[0],
                    size=14, weight="bold")
         changed = prev is not None and g["coins"] is not None and (
@@ -802,9 +907,12 @@ class _Picture:
 
     def guild_words(self, g: dict[str, Any]) -> list[str]:
         """The specialists and rooms with their prestige, in words under the board."""
-        specs = ", ".join(f"{s['name']} ★{s['prestige']}" for s in g["specialists"]) or "none"
-        rooms = ", ".join(f"{r['name']} ★{r['prestige']}" for r in g.get("rooms", [])) or "none"
-        return [f"Specialists: {specs}", f"Rooms: {rooms}"]
+        specs = ", ".join(f"{self.card(s['name'])} ★{s['prestige']}"
+                          for s in g["specialists"]) or self.s(T("none"))
+        rooms = ", ".join(f"{self.card(r['name'])} ★{r['prestige']}"
+                          for r in g.get("rooms", [])) or self.s(T("none"))
+        return [self.s(T("Specialists: %(list)s", list=specs)),
+                self.s(T("Rooms: %(list)s", list=rooms))]
 
     def spaces_and_grid(self, x: float, y: float, g: dict[str, Any],
                         prev: dict[str, Any] | None) -> None:
@@ -817,7 +925,8 @@ class _Picture:
         cap = (g.get("spaces") or {}).get("top", 4)
         on_top = [s for s in specs if s["space"] == "top"]
         with d.group(target="space:top" if mine else None,
-                     title=f"Specialist spaces above the guild: {len(on_top)} of {cap} taken"):
+                     title=self.s(T("Specialist spaces above the guild: %(n)s of %(cap)s "
+                                    "taken", n=len(on_top), cap=cap))):
             d.rect(x, y, 4 * cell_w, 30, fill="#EFE8FF", stroke=MUTED, rx=4)
             for k in range(cap):
                 d.rect(x + 3 + k * (4 * cell_w / cap), y + 3, 4 * cell_w / cap - 6, 24,
@@ -839,13 +948,15 @@ class _Picture:
                 cx, cy = x + col * cell_w, gy + row * cell_h
                 if cell is None or "bonus" in cell:
                     bonus = cell.get("bonus") if cell else None
-                    title = f"Empty cell: column {col + 1}, row {row + 1}"
+                    title = self.s(T("Empty cell: column %(x)s, row %(y)s", x=col + 1,
+                                     y=row + 1))
                     if bonus:
-                        pays = "2 coins" if bonus == "coins" else f"1 {bonus}"
-                        title += f"; covering it pays {pays}"
+                        pays = kw.coins(2) if bonus == "coins" else kw.amount(1, bonus)
+                        title += self.s(T("; covering it pays %(pays)s", pays=pays))
                     spot = (col, row) in spots
                     if spot:
-                        title += f"; the {decision.get('room', 'room')} may go here"
+                        room = kw.card(decision["room"]) if "room" in decision else T("room")
+                        title += self.s(T("; the %(room)s may go here", room=room))
                     target = f"cell:{col}:{row}" if mine and placing else None
                     with d.group(target=target, title=title):
                         d.rect(cx + 1, cy + 1, cell_w - 2, cell_h - 2,
@@ -855,9 +966,11 @@ class _Picture:
                                stroke_dasharray="5 3" if spot else None, rx=3)
                         if bonus:
                             _resource_dot(d, cx + cell_w / 2, cy + cell_h / 2 - 6, bonus, 7)
-                            label = "+2 coins" if bonus == "coins" else f"+1 {bonus}"
-                            d.text(cx + cell_w / 2, cy + cell_h / 2 + 14, label, size=10,
-                                   anchor="middle", fill=MUTED)
+                            label = self.s(T("+2 coins") if bonus == "coins" else T(
+                                "+1 %(resource)s", resource=kw.resource(bonus)))
+                            d.text(cx + cell_w / 2, cy + cell_h / 2 + 14, label,
+                                   size=_fit(label, cell_w - 4, 10), anchor="middle",
+                                   fill=MUTED)
                     continue
                 name = cell["room"]
                 if name in drawn:
@@ -865,10 +978,11 @@ class _Picture:
                 drawn.add(name)
                 if cell.get("guild"):
                     span = sum(1 for c in cells if c and c.get("guild"))
-                    with d.group(title=f"The guild tile: {name}"):
+                    shown = self.card(name)
+                    with d.group(title=self.s(T("The guild tile: %(guild)s", guild=kw.card(name)))):
                         d.rect(cx + 1, cy + 1, span * cell_w - 2, cell_h - 2,
                                fill=seat_colour(g["seat"]), stroke=INK, rx=4, opacity=0.85)
-                        _paragraph(d, cx + span * cell_w / 2, cy + 22, name, span * cell_w - 10,
+                        _paragraph(d, cx + span * cell_w / 2, cy + 22, shown, span * cell_w - 10,
                                    12, 2, anchor="middle", fill="#FFFFFF", weight="bold")
                     continue
                 room = rooms.get(name, {"name": name, "cells": [[col, row]], "prestige": 0})
@@ -884,20 +998,22 @@ class _Picture:
         w = span * cell_w
         chamber = (g.get("spaces") or {}).get(name)
         inside = [s for s in g["specialists"] if s["space"] == name]
-        title = f"{name}: {room.get('prestige', 0)} prestige"
+        shown = self.card(name)
+        title = self.s(T("%(room)s: %(n)s prestige", room=shown, n=room.get("prestige", 0)))
         if data.get("text"):
-            title += f"; {data['text']}"
+            title += f"; {self.card(data['text'])}"
         if chamber:
-            who = ", ".join(s["name"] for s in inside) or "empty"
-            bag = "; the Aristocrat's baggage" if g.get("baggage") == name else ""
-            title += f"; chamber for {plural(chamber, 'specialist')}: {who}{bag}"
+            who = ", ".join(self.card(s["name"]) for s in inside) or self.s(T("empty"))
+            bag = T("; the Aristocrat's baggage") if g.get("baggage") == name else ""
+            title += self.s(T("; chamber for %(specialists)s: %(who)s%(bag)s",
+                              specialists=kw.specialists(chamber), who=who, bag=bag))
         target = f"space:{name}" if mine and chamber else None
         with d.group(target=target, title=title, highlight=new):
             if new:
                 _frame(d, x + 1, y + 1, w - 2, cell_h - 2)
             d.rect(x + 1, y + 1, w - 2, cell_h - 2,
                    fill=ROOM_FILL.get(data.get("category", "basic"), CARD), stroke=INK, rx=4)
-            _paragraph(d, x + 4, y + 13, name, w - 8, 9, 2, weight="bold")
+            _paragraph(d, x + 4, y + 13, shown, w - 8, 9, 2, weight="bold")
             d.text(x + w - 5, y + cell_h - 6, f"★{room.get('prestige', 0)}", size=9,
                    anchor="end", fill="#8A6D00")
             if g.get("baggage") == name:
@@ -910,50 +1026,57 @@ class _Picture:
     def specialist_chip(self, x: float, y: float, w: float, h: float, s: dict[str, Any],
                         mine: bool, new: bool, size: float = 10) -> None:
         d = self.d
-        title = f"{s['name']} ({s['prestige']} prestige, {s['timing']})"
+        shown = self.card(s["name"])
+        title = self.s(T("%(name)s (%(n)s prestige, %(timing)s)", name=shown, n=s["prestige"],
+                         timing=kw.timing(s["timing"])))
         data = cards.specialists().get(s["id"])
         if data:
-            title += f": {data['text']}"
+            title += f": {self.card(data['text'])}"
         with d.group(target=f"specialist:{s['id']}" if mine else None, title=title,
                      highlight=new):
             if new:
                 _frame(d, x, y, w, h)
             d.rect(x, y, w, h, fill="#D1C4E9", stroke=INK, rx=3)
             d.text(x + w / 2, y + h / 2 + size * 0.35,
-                   _lines(s["name"], _chars(w - 4, size), 1)[0], size=size, anchor="middle")
+                   _lines(shown, _chars(w - 4, size), 1)[0], size=size, anchor="middle")
 
     def storage(self, x: float, y: float, g: dict[str, Any], prev: dict[str, Any] | None) -> None:
         """Resources in storage and the quests done, right of the board."""
         d = self.d
         seat, mine = g["seat"], g["seat"] == self.viewer
         width = self.W - MARGIN - 10 - x
-        d.text(x, y + 12, f"Storage: {g['stored']} of {g['storage_limit']}", size=12,
-               weight="bold")
+        d.text(x, y + 12, self.s(T("Storage: %(n)s of %(limit)s", n=g["stored"],
+                                   limit=g["storage_limit"])), size=12, weight="bold")
         w = (width - 6) / 2
         for i, resource in enumerate(cards.RESOURCES):
             rx, ry = x + (i % 2) * (w + 6), y + 20 + (i // 2) * 28
             n = g["resources"].get(resource, 0)
             target = f"mine:{resource}" if mine else f"store:{seat}:{resource}"
             changed = prev is not None and prev.get("resources", {}).get(resource) != n
-            with d.group(target=target, title=f"{self.name(seat)} stores {n} {resource}",
-                         highlight=changed):
+            with d.group(target=target, title=self.s(T(
+                    "%(name)s stores %(amount)s", name=self.name(seat),
+                    amount=kw.amount(n, resource))), highlight=changed):
                 if changed:
                     _frame(d, rx, ry, w, 24)
                 d.rect(rx, ry, w, 24, fill=CARD if n else "#F3F3F3", stroke=MUTED, rx=4)
                 _resource_dot(d, rx + 11, ry + 12, resource, 5)
-                d.text(rx + 20, ry + 17, f"{n} {resource}", size=11,
+                d.text(rx + 20, ry + 17, self.s(kw.amount(n, resource)), size=11,
                        fill=INK if n else MUTED)
         qy = y + 20 + 3 * 28 + 14
         quests = g.get("quests", [])
         heroes = {h: sum(1 for q in quests if q["hero"] == h) for h in HERO_COLOUR}
         items = [t for q in quests for t in q["items"]]
-        text = (f"{plural(len(quests), 'quest')} done: "
-                + ", ".join(f"{n} {h}" for h, n in heroes.items() if n)
-                + (f" ({plural(items.count('weapon'), 'weapon')}, "
-                   f"{items.count('armor')} armor)" if quests else ""))
-        names = "; ".join(q["name"] for q in quests) or "none yet"
+        text = self.s(T("%(quests)s done: %(heroes)s", quests=kw.quests(len(quests)),
+                        heroes=join([T("%(n)s %(hero)s", n=n, hero=kw.hero(h))
+                                     for h, n in heroes.items() if n]))) + (
+            self.s(T(" (%(weapons)s, %(armor)s armor)",
+                     weapons=kw.weapons(items.count("weapon")),
+                     armor=items.count("armor"))) if quests else "")
+        names = "; ".join(self.card(q["name"]) for q in quests) or self.s(T("none yet"))
         changed = prev is not None and len(prev.get("quests", [])) != len(quests)
-        with d.group(title=f"Completed quests: {names}", highlight=changed):
+        with d.group(title=self.s(T("Completed quests: %(names)s", names=names)),
+                     highlight=changed):
             if changed:
                 _frame(d, x, qy - 12, width, 30)
-            _paragraph(d, x, qy, text if quests else "No quests done yet", width, 11, 3)
+            _paragraph(d, x, qy, text if quests else self.s(T("No quests done yet")), width,
+                       11, 3)

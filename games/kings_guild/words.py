@@ -111,7 +111,9 @@ def free_sigils(n: int) -> Text:
 
 
 def amount(n: int, code: str) -> Text:
-    """``2 wood``: a number of one resource."""
+    """``2 wood``: a number of one resource (gems are counted: their own plural)."""
+    if code == "gem":  # English keeps the data's "2 gem"; German counts "2 Edelsteine"
+        return P("%(n)s gem", "%(n)s gem", n)
     return T("%(n)s %(resource)s", n=n, resource=resource(code))
 
 
