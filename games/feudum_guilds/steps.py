@@ -33,7 +33,7 @@ KIND = {
     "improve": T("Improve"),
     "explore": T("Explore"),
     "harvest": T("Harvest"),
-    "tax": T("Tax"),
+    "tax": w.CARD_TITLES["tax"],
     "guild": T("Use a guild"),
     "feast": T("Feast"),
     "defeat": T("Defeat a monster"),

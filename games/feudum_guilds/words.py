@@ -21,7 +21,23 @@ from typing import Any
 
 from games.text import T, Text, join, name
 
+
 # -- words ----------------------------------------------------------------------------------
+class Named(Text):
+    """A word shown in English as ``english`` whose message id says more (``Tax (action
+    card)``): for a word another game's catalog already says otherwise (Architects' tax
+    is "Steuer", Feudum's Tax card "Steuern"), since the catalogs are merged into one."""
+
+    def __new__(cls, msgid: str, english: str) -> Named:  # type: ignore[misc]
+        self = str.__new__(cls, english)
+        msgid = str.__str__(msgid)
+        self.msgid, self.plural, self.n, self.values = msgid, None, None, {}
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Named, (self.msgid, str.__str__(self)))
+
+
 GOODS = {"food": T("food"), "wood": T("wood"), "iron": T("iron"), "sulfur": T("sulfur"),
          "saltpeter": T("saltpeter")}
 GUILDS = {"farmer": T("farmer"), "merchant": T("merchant"), "alchemist": T("alchemist"),
@@ -34,8 +50,12 @@ GUILD_TITLES = {"farmer": T("Farmer guild"), "merchant": T("Merchant guild"),
 PATRONS = {"farmer": T("Miss Allison"), "merchant": T("Lord Brett"),
            "alchemist": T("Lord Arthur"), "knight": T("Sir Marcus"),
            "noble": T("Queen Anne"), "monk": T("Brother Justinius")}
+CARDS = {"migrate": T("migrate"), "influence": T("influence"), "improve": T("improve"),
+         "explore": T("explore"), "harvest": T("harvest"),
+         "tax": Named(T("tax (action card)"), "tax"), "guild": T("guild"), "repeat": T("repeat")}
 CARD_TITLES = {"migrate": T("Migrate"), "influence": T("Influence"), "improve": T("Improve"),
-               "explore": T("Explore"), "harvest": T("Harvest"), "tax": T("Tax"),
+               "explore": T("Explore"), "harvest": T("Harvest"),
+               "tax": Named(T("Tax (action card)"), "Tax"),
                "guild": T("Guild"), "repeat": T("Repeat")}
 LOCATIONS = {"outpost": T("outpost"), "farm": T("farm"), "town": T("town"),
              "feudum": T("feudum")}
@@ -97,7 +117,7 @@ def patron(code: Any) -> Any:
 
 def card(code: Any) -> Any:
     """An action card as the data file names it (``migrate``)."""
-    return name(code) if isinstance(code, str) and code else code
+    return _word(CARDS, code)
 
 
 def card_title(code: Any) -> Any:
