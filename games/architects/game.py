@@ -201,9 +201,12 @@ class Architects(Game):
             auto["future"] = len(auto["future"])
             last = auto["last"]
             auto["last_name"] = None if last is None else automaton.scheme_name(last)
+            auto["level_name"] = words.LEVELS.get(auto["level"], auto["level"])
         v["market"] = {"A": black_market.offer(state, 0), "C": black_market.offer(state, 2)}
         v["outcome"] = self.outcome(state)
         v["scores"] = views.running_scores(state)
+        v["status"] = views.status(state)
+        v["score_names"] = dict(words.SCORE_LINES)
         v["seat"] = seat
         return v
 

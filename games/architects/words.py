@@ -18,11 +18,9 @@ from games.text import P, T, Text, join
 # as the log writes them ("2 wood") and as the cards do ("2 Wood")
 RESOURCES = {"silver": T("silver"), "clay": T("clay"), "wood": T("wood"),
              "stone": T("stone"), "gold": T("gold"), "marble": T("marble"),
-             "virtue": T("virtue"), "building_cards": T("building cards"),
-             "debt": T("debt"), "tax": T("tax")}
+             "virtue": T("virtue"), "building_cards": T("building cards")}
 TITLES = {"silver": T("Silver"), "clay": T("Clay"), "wood": T("Wood"), "stone": T("Stone"),
-          "gold": T("Gold"), "marble": T("Marble"), "virtue": T("Virtue"),
-          "debt": T("Debt"), "tax": T("Tax")}
+          "gold": T("Gold"), "marble": T("Marble"), "virtue": T("Virtue")}
 COLOURS = {"blue": T("blue"), "green": T("green"), "purple": T("purple"), "red": T("red"),
            "yellow": T("yellow"), "grey": T("grey")}
 COLOUR_TITLES = {"blue": T("Blue"), "green": T("Green"), "purple": T("Purple"),
@@ -115,7 +113,6 @@ PENDING = {
     "dismiss": T("discarding an Apprentice"),
     "recall": T("returning a Worker (no Workers left)"),
 }
-PHASES = {"draft": T("Opening draft"), "play": T("Play"), "over": T("Game over")}
 TIE_BREAK = T("most Virtue, then most Silver; still tied: shared victory")
 
 
