@@ -58,8 +58,9 @@ def _player(state: State, seat: int, viewer: int | None, stars: dict[str, int]) 
         "goods": dict(p["goods"]),
         "wine_barrel": p["barrel"],
         "markers": p["markers"],
-        "pawns": [{"guild": pw["guild"], "wine": pw["wine"]} for pw in p["pawns"]],
-        "locations": [{"id": loc["id"], "kind": loc["kind"], "guild": loc["guild"],
+        "pawns": [{"guild": w.guild(pw["guild"]), "wine": pw["wine"]} for pw in p["pawns"]],
+        "locations": [{"id": loc["id"], "kind": w.location(loc["kind"]),
+                       "guild": w.guild(loc["guild"]),
                        "goods": dict(loc["goods"])} for loc in p["locations"]],
         "beads": [state["tokens"][t] for t in p["beads"]],
         "seals": len(p["seals"]),
@@ -69,16 +70,16 @@ def _player(state: State, seat: int, viewer: int | None, stars: dict[str, int]) 
         "military_service": p["service"],
         "monsters_slain": p["slain"],
         "writs": len(p["hand"]),
-        "played": list(p["played"]),
+        "played": [w.card(c) for c in p["played"]],
         "committed": p["committed"],
         "stars": dict(stars),
     }
     if revealed or mine:
-        out["boost"] = p["boost"]
+        out["boost"] = w.boost(p["boost"])
         out["cards_left"] = len(p["selected"]) - len(p["played"])
     if mine:
         out["hand"] = [dict(writ_card(w), sealed=w in p["sealed"]) for w in p["hand"]]
-        out["selected"] = list(p["selected"])
+        out["selected"] = [w.card(c) for c in p["selected"]]
     return out
 
 
@@ -114,6 +115,9 @@ def _pending(state: State, viewer: int | None) -> dict[str, Any] | None:
         return None
     dec = state["stack"][-1]
     out = {k: dec[k] for k in PUBLIC_DECISION_FIELDS if k in dec}
+    for key, say in (("card", w.card), ("guild", w.guild), ("function", w.function)):
+        if key in out:
+            out[key] = say(out[key])
     prompt = PROMPTS.get(dec["kind"], dec["kind"].replace("_", " "))
     if "fn" in dec:
         prompt = T("%(prompt)s (%(function)s)", prompt=prompt,
@@ -152,7 +156,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return {
         "kind": "feudum-guilds",
         "seat": seat,
-        "phase": state["phase"],
+        "phase": w.phase(state["phase"]),
         "round": state["round"],
         "epoch": state["epoch"],
         "start_player": state["start_player"],
@@ -466,12 +470,12 @@ def summary(state: State, seat: int | None) -> Text:
                           round=state["round"], epoch=state["epoch"])]
     if state["outcome"]:
         out = state["outcome"]
-        lines.append(T("Game over. %(scores)s", scores=join(
-            [T("%(name)s %(vp)s vp", name=state["ps"][s]["name"], vp=out["scores"][s])
-             for s in out["ranking"]])))
+        final = [T("%(name)s %(vp)s vp", name=state["ps"][s]["name"], vp=out["scores"][s])
+                 for s in out["ranking"]]
+        lines.append(T("Game over. %(scores)s", scores=join(final)))
         return join(lines, "\n")
-    lines.append(T("Scores: %(scores)s", scores=join(
-        [T("%(name)s %(vp)s", name=p["name"], vp=p["vp"]) for p in state["ps"]])))
+    scores = [T("%(name)s %(vp)s", name=p["name"], vp=p["vp"]) for p in state["ps"]]
+    lines.append(T("Scores: %(scores)s", scores=join(scores)))
     if seat is not None:
         p = state["ps"][seat]
         held = [w.amount(n, g) for g, n in p["goods"].items() if n]
