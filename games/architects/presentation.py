@@ -192,16 +192,14 @@ def summary(state: State, seat: int | None) -> Text:
         if state["final_turns"] is not None:
             lines.append(T("Final round!"))
         totals = views.running_scores(state)["totals"]
-        lines.append(T("Score now: %(scores)s.", scores=join([
-            T("%(name)s %(vp)s VP", name=pl["name"], vp=totals[q])
-            for q, pl in enumerate(state["players"])])))
+        scores = [_score(pl["name"], totals[q]) for q, pl in enumerate(state["players"])]
+        lines.append(T("Score now: %(scores)s.", scores=join(scores)))
     else:
         res = state["result"]
         lines.append(T("Game over. %(result)s", result=result_line(state)))
-        lines.append(T("Final scores: %(scores)s", scores=join([
-            T("%(place)s. %(name)s %(vp)s VP", place=res["places"][str(q)],
-              name=state["players"][q]["name"], vp=res["totals"][q])
-            for q in res["order"]])))
+        scores = [_placed(res["places"][str(q)], state["players"][q]["name"],
+                          res["totals"][q]) for q in res["order"]]
+        lines.append(T("Final scores: %(scores)s", scores=join(scores)))
     for q, pl in enumerate(state["players"]):
         lines.append(T(
             "%(name)s (%(colour)s): virtue %(virtue)s, silver %(silver)s, clay %(clay)s, "
@@ -220,6 +218,14 @@ def summary(state: State, seat: int | None) -> Text:
         lines.append(T("Last Scheme: %(scheme)s",
                        scheme=scheme_name(state["automaton"]["last"])))
     return join(lines, "\n")
+
+
+def _score(who: str, vp: int) -> Text:
+    return T("%(name)s %(vp)s VP", name=who, vp=vp)
+
+
+def _placed(place: int, who: str, vp: int) -> Text:
+    return T("%(place)s. %(name)s %(vp)s VP", place=place, name=who, vp=vp)
 
 
 # -- labels for the move form and the picture ------------------------------------------------
@@ -264,12 +270,13 @@ def move_label(state: State, move: Move, hidden: bool = False) -> Any:
     """The move form's label: the log's wording plus the details of an offered card."""
     t = move.get("type")
     if not hidden and t in ("draft", "keep", "discard") and "card" in move:
+        # (their own messages: German puts the verb first before a card's details)
         if t == "discard":
-            return T("Discard %(card)s", card=building_details(move["card"]))
-        return T("Keep %(card)s", card=building_details(move["card"]))
+            return T("Discard %(details)s", details=building_details(move["card"]))
+        return T("Keep %(details)s", details=building_details(move["card"]))
     if t == "build":
-        return T("Construct %(card)s — paying %(goods)s",
-                 card=building_details(move["card"]), goods=goods_title(move["pay"]))
+        return T("Construct %(details)s — paying %(goods)s",
+                 details=building_details(move["card"]), goods=goods_title(move["pay"]))
     if t == "plans" and state is not None:
         pend = state.get("pending") or {}
         if pend.get("kind") == "workshop":
@@ -280,8 +287,9 @@ def move_label(state: State, move: Move, hidden: bool = False) -> Any:
     if t == "hire" and state is not None:
         card = state["workshop"][move["row"]][move["col"]]
         if card is not None:
-            text = T("Hire %(card)s (row %(row)s, column %(col)s)",
-                     card=apprentice_details(card), row=move["row"] + 1, col=move["col"] + 1)
+            text = T("Hire %(details)s (row %(row)s, column %(col)s)",
+                     details=apprentice_details(card), row=move["row"] + 1,
+                     col=move["col"] + 1)
             if "discard" in move:
                 text = T("%(hire)s, dismissing %(card)s", hire=text,
                          card=apprentice_name(move["discard"]))
