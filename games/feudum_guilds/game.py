@@ -72,7 +72,7 @@ class FeudumGuilds(Game):
     """Feudum: the guild economy, for 2-5 players."""
 
     kind = "feudum-guilds"
-    name = "Feudum: the guild economy"
+    name = T("Feudum: the guild economy")
     min_players = 2
     max_players = 5
     # 2: one selection move, food/shilling mix, nourish and charter choices;
