@@ -258,3 +258,35 @@ def _table_with_card(card: int) -> tuple[dict[str, Any], int, dict[str, Any]]:
     state["draft"]["pools"][0] = [card] + [c for c in state["draft"]["pools"][0]
                                            if c != card][:3]
     return state, 0, {"type": "draft", "card": card}
+
+
+def test_option_labels_and_refusals_are_german():
+    """The options' labels (the new-game form) and the reasons a move or an option is
+    refused are Texts with a German translation."""
+    from games.protocol import IllegalMove
+    from games.text import T
+
+    labels = [field["label"] for field in GAME.option_fields()]
+    assert all(isinstance(label, Text) and translate(label, "de") != label
+               for label in labels)
+    assert translate(labels[1], "de") == "Variabler Spielaufbau: auch die 5 Charaktere " \
+        "verteilen, die NICHT im Regelheft stehen (Lothaire, Hugo, Clovis, Fara, Bertha)"
+    refusals = []
+    for options, n in [({"bot_opponent": True}, 3), ({"promos": "yes"}, 2), ({}, 6),
+                       ({"extra_characters": True}, 2)]:
+        with pytest.raises(IllegalMove) as refused:
+            GAME.normalize_options(options, n)
+        refusals.append(refused.value.args[0])
+    state = GAME.setup(["Ada", "Bo"], GAME.normalize_options({}, 2), RecordingRandom(1))
+    for seat, move in [(0, {"type": "hire"}), (0, {"type": "draft", "card": 99})]:
+        with pytest.raises(IllegalMove) as refused:
+            GAME.apply(state, seat, move, RecordingRandom(1))
+        refusals.append(refused.value.args[0])
+    assert all(isinstance(r, Text) and missing(r, ["promos"]) == [] for r in refusals), \
+        refusals
+    said = [translate(r, "de") for r in refusals]
+    assert said[0] == "die Variante mit dem Bot-Gegner ist für genau 2 Spieler"
+    assert said[2] == "Architekten des Westfrankenreichs braucht 1 bis 5 Spieler"
+    assert said[4].startswith("jetzt kein Zug 'hire'; erwartet wird einer von")
+    assert said[5].startswith("dieser Zug 'draft' ist jetzt nicht erlaubt (")
+    assert translate(T("it is not your turn"), "de") == "du bist nicht am Zug"
