@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from games.text import T, Text, join, name
@@ -329,9 +329,15 @@ def _read(english: str, patterns: list[tuple[Text, re.Pattern[str]]]) -> Text | 
 
 def read_log(stored: Any) -> Any:
     """A stored log line (``R3: Ann plays tax``) as its Text; a line no pattern reads
-    stays as it is (its English is the same either way)."""
+    stays as it is (its English is the same either way).  Lines are read once each (a
+    view shows the last 12, and the next view most of the same)."""
     if not isinstance(stored, str) or isinstance(stored, Text):
         return stored
+    return _read_line(str.__str__(stored))
+
+
+@lru_cache(maxsize=4096)
+def _read_line(stored: str) -> Any:
     found = re.fullmatch(r"R(\d+): (.*)", stored, re.S)
     if not found:
         return stored
