@@ -261,11 +261,6 @@ def apprentice_details(cid: int) -> Text:
     return w.fmt("%(card)s: %(ability)s", card=text, ability=card["ability"])
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """'1 Building card', '2 Building cards' (English only: the picture's own counts)."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
-
-
 def move_label(state: State, move: Move, hidden: bool = False) -> Any:
     """The move form's label: the log's wording plus the details of an offered card."""
     t = move.get("type")
