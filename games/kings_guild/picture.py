@@ -36,6 +36,7 @@ Shapes a move acts on carry ``data-target`` names; :func:`targets` gives them fo
 
 from __future__ import annotations
 
+import math
 import textwrap
 from functools import cache
 from typing import Any
@@ -159,12 +160,52 @@ def _paragraph(d: Drawing, x: float, y: float, text: str, width: float, size: fl
     return y
 
 
-def _fit(text: str, width: float, size: float, bold: bool = False, least: float = 7.5,
-         factor: float | None = None) -> float:
-    """``size``, or smaller (not below ``least``) when ``text`` would not fit in ``width``
-    (``factor``: a character's width for its size, as :func:`_chars` guesses it)."""
-    need = len(text) * size * (factor or (0.64 if bold else 0.57))
-    return size if need <= width else max(least, round(size * width / need, 1))
+# DejaVu Sans advance widths (1/1000 em) of the characters the picture's words use, to
+# tell whether a (German, longer) word fits: ASCII, then the German letters and signs.
+_GLYPHS = (" !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`"
+           "abcdefghijklmnopqrstuvwxyz{|}~äöüÄÖÜß–…·★„“")
+_REGULAR = (318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337,
+    636, 636, 636, 636, 636, 636, 636, 636, 636, 636, 337, 337, 838, 838, 838, 531, 1000,
+    684, 686, 698, 770, 632, 575, 775, 752, 295, 295, 656, 557, 863, 748, 787, 603, 787, 695,
+    635, 611, 732, 684, 989, 685, 611, 685, 390, 337, 390, 838, 500, 500, 613, 635, 550, 635,
+    615, 352, 635, 634, 278, 278, 579, 278, 974, 634, 612, 635, 635, 411, 521, 392, 634, 592,
+    818, 592, 592, 525, 636, 337, 636, 838, 613, 612, 634, 684, 787, 732, 630, 500, 1000,
+    318, 896, 518, 518)
+_BOLD = (348, 456, 521, 838, 696, 1002, 872, 306, 457, 457, 523, 838, 380, 415, 380, 365,
+    696, 696, 696, 696, 696, 696, 696, 696, 696, 696, 400, 400, 838, 838, 838, 580, 1000,
+    774, 762, 734, 830, 683, 683, 821, 837, 372, 372, 775, 637, 995, 837, 850, 733, 850, 770,
+    720, 682, 812, 774, 1103, 771, 724, 725, 457, 365, 457, 838, 500, 500, 675, 716, 593,
+    716, 678, 435, 716, 712, 343, 343, 665, 343, 1042, 712, 687, 716, 716, 493, 595, 478,
+    712, 652, 924, 645, 652, 582, 712, 365, 712, 838, 675, 687, 712, 774, 850, 812, 719, 500,
+    1000, 380, 896, 657, 657)
+_ADVANCE = {False: dict(zip(_GLYPHS, _REGULAR, strict=True)),
+            True: dict(zip(_GLYPHS, _BOLD, strict=True))}
+
+
+def _width(text: str, size: float, bold: bool = False) -> float:
+    """How wide ``text`` is drawn at ``size`` in DejaVu Sans (the pictures' font)."""
+    advance = _ADVANCE[bold]
+    return sum(advance.get(ch, 1000) for ch in str(text)) * size / 1000
+
+
+def _fit(text: str, width: float, size: float, bold: bool = False,
+         least: float = 7.5) -> float:
+    """``size``, or smaller (not below ``least``) when ``text`` would not fit in ``width``."""
+    need = _width(text, size, bold)
+    return size if need <= width else max(least, math.floor(size * width / need * 10) / 10)
+
+
+def _fitted(text: str, width: float, size: float, most: int, bold: bool = False,
+            least: float = 7.5) -> float:
+    """``size``, or smaller (not below ``least``) until ``text`` wraps into ``most`` lines
+    of ``width`` without cutting a word (a long German name gets smaller print)."""
+    while size > least:
+        chars = _chars(width, size, bold)
+        lines = textwrap.wrap(str(text), chars, break_long_words=False) or [""]
+        if len(lines) <= most and all(len(line) <= chars for line in lines):
+            return size
+        size = round(size - 0.5, 1)
+    return least
 
 
 def _frame(d: Drawing, x: float, y: float, w: float, h: float) -> None:
@@ -532,7 +573,8 @@ class _Picture:
                 if changed:
                     _frame(d, x, y, w, h)
                 d.rect(x, y, w, h, fill=EVENT, stroke=INK, rx=6)
-                _paragraph(d, x + 8, y + 20, quest_name, w - 16, 13, 2, weight="bold")
+                _paragraph(d, x + 8, y + 20, quest_name, w - 16,
+                           _fitted(quest_name, w - 16, 13, 2, True), 2, weight="bold")
                 _paragraph(d, x + 8, y + 56, text, w - 16, 10, 7)
             return
         sigil = slot.get("sigil")
@@ -559,7 +601,8 @@ class _Picture:
                    size=12, weight="bold", fill=INK if q["hero"] == "rogue" else "#FFFFFF")
             d.text(x + w - 8, y + 15, self.s(T("slot %(n)s", n=index + 1)), size=11,
                    anchor="end", fill=INK if q["hero"] == "rogue" else "#FFFFFF")
-            _paragraph(d, x + 8, y + 35, quest_name, w - 16, 12, 2, weight="bold")
+            _paragraph(d, x + 8, y + 35, quest_name, w - 16,
+                       _fitted(quest_name, w - 16, 12, 2, True), 2, weight="bold")
             ry = y + h - 9
             reward_word = self.s(T("Reward:"))
             d.text(x + 8, ry, reward_word, size=11, fill=MUTED)
@@ -594,9 +637,14 @@ class _Picture:
             fill = "#F5F5F5" if by is None else "#E0E0E0"
             d.rect(x, y, w, h, fill=fill, stroke=MUTED, rx=4)
             coins, item_name = self.s(kw.coins(item["coins"])), self.card(item["name"])
-            room = w - 14 - len(coins) * 6.0  # a long (German) name gets smaller print
-            d.text(x + 6, y + 14, item_name, size=_fit(item_name, room, 11, factor=0.6),
-                   weight="bold")
+            room = w - 16 - _width(coins, 11, True)  # a long (German) name: smaller print
+            size = _fit(item_name, room, 11, bold=True)
+            if size < 9.5:  # still too long beside the word: a coin and the number instead
+                coins = str(item["coins"])
+                room = w - 32 - _width(coins, 11, True)
+                size = _fit(item_name, room, 11, bold=True)
+                _resource_dot(d, x + w - 13 - _width(coins, 11, True), y + 10, "coins", 5)
+            d.text(x + 6, y + 14, item_name, size=size, weight="bold")
             d.text(x + w - 6, y + 14, coins, size=11, anchor="end",
                    fill="#8A6D00", weight="bold")
             if by is None:
@@ -746,7 +794,7 @@ class _Picture:
         if relics:
             said = self.s(T("Relics in the discards:"))
             d.text(MARGIN, y + 13, said, size=11, fill=MUTED)
-            indent = MARGIN + max(135, len(said) * 5.6)
+            indent = MARGIN + max(135, _width(said, 11) + 6)
             x = indent
             for name in relics:
                 shown = self.card(name)
@@ -983,7 +1031,8 @@ class _Picture:
                         d.rect(cx + 1, cy + 1, span * cell_w - 2, cell_h - 2,
                                fill=seat_colour(g["seat"]), stroke=INK, rx=4, opacity=0.85)
                         _paragraph(d, cx + span * cell_w / 2, cy + 22, shown, span * cell_w - 10,
-                                   12, 2, anchor="middle", fill="#FFFFFF", weight="bold")
+                                   _fitted(shown, span * cell_w - 10, 12, 2, True), 2,
+                                   anchor="middle", fill="#FFFFFF", weight="bold")
                     continue
                 room = rooms.get(name, {"name": name, "cells": [[col, row]], "prestige": 0})
                 self.room_tile(cx, cy, cell_w, cell_h, g, room, mine,
@@ -1013,7 +1062,8 @@ class _Picture:
                 _frame(d, x + 1, y + 1, w - 2, cell_h - 2)
             d.rect(x + 1, y + 1, w - 2, cell_h - 2,
                    fill=ROOM_FILL.get(data.get("category", "basic"), CARD), stroke=INK, rx=4)
-            _paragraph(d, x + 4, y + 13, shown, w - 8, 9, 2, weight="bold")
+            _paragraph(d, x + 4, y + 13, shown, w - 8, _fitted(shown, w - 8, 9, 2, True, 6.5),
+                       2, weight="bold")
             d.text(x + w - 5, y + cell_h - 6, f"★{room.get('prestige', 0)}", size=9,
                    anchor="end", fill="#8A6D00")
             if g.get("baggage") == name:
@@ -1032,13 +1082,18 @@ class _Picture:
         data = cards.specialists().get(s["id"])
         if data:
             title += f": {self.card(data['text'])}"
+        fit, label = size, _lines(shown, _chars(w - 4, size), 1)[0]
+        if len(shown) > _chars(w - 4, size):  # a long name: smaller print rather than cut
+            fit = _fit(shown, w - 4, size, least=6.5)
+            label = shown if _width(shown, fit) <= w - 4 else _lines(
+                shown, _chars(w - 4, fit), 1)[0]
         with d.group(target=f"specialist:{s['id']}" if mine else None, title=title,
                      highlight=new):
             if new:
                 _frame(d, x, y, w, h)
             d.rect(x, y, w, h, fill="#D1C4E9", stroke=INK, rx=3)
             d.text(x + w / 2, y + h / 2 + size * 0.35,
-                   _lines(shown, _chars(w - 4, size), 1)[0], size=size, anchor="middle")
+                   label, size=fit, anchor="middle")
 
     def storage(self, x: float, y: float, g: dict[str, Any], prev: dict[str, Any] | None) -> None:
         """Resources in storage and the quests done, right of the board."""
@@ -1060,15 +1115,16 @@ class _Picture:
                     _frame(d, rx, ry, w, 24)
                 d.rect(rx, ry, w, 24, fill=CARD if n else "#F3F3F3", stroke=MUTED, rx=4)
                 _resource_dot(d, rx + 11, ry + 12, resource, 5)
-                d.text(rx + 20, ry + 17, self.s(kw.amount(n, resource)), size=11,
+                stored = self.s(kw.amount(n, resource))
+                d.text(rx + 20, ry + 17, stored, size=_fit(stored, w - 24, 11),
                        fill=INK if n else MUTED)
         qy = y + 20 + 3 * 28 + 14
         quests = g.get("quests", [])
         heroes = {h: sum(1 for q in quests if q["hero"] == h) for h in HERO_COLOUR}
         items = [t for q in quests for t in q["items"]]
+        by_hero = [T("%(n)s %(hero)s", n=n, hero=kw.hero(h)) for h, n in heroes.items() if n]
         text = self.s(T("%(quests)s done: %(heroes)s", quests=kw.quests(len(quests)),
-                        heroes=join([T("%(n)s %(hero)s", n=n, hero=kw.hero(h))
-                                     for h, n in heroes.items() if n]))) + (
+                        heroes=join(by_hero))) + (
             self.s(T(" (%(weapons)s, %(armor)s armor)",
                      weapons=kw.weapons(items.count("weapon")),
                      armor=items.count("armor"))) if quests else "")
