@@ -44,7 +44,7 @@ class Architects(Game):
     """Architects of the West Kingdom (base game, optional promos, solo automaton)."""
 
     kind: ClassVar[str] = "architects"
-    name: ClassVar[str] = "Architects of the West Kingdom"
+    name: ClassVar[str] = T("Architects of the West Kingdom")
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 5
     # 2: recall only from large locations, the opponent's Black Market Marble, no repeated

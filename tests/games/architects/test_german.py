@@ -266,6 +266,7 @@ def test_option_labels_and_refusals_are_german():
     from games.protocol import IllegalMove
     from games.text import T
 
+    assert translate(GAME.name, "de") == "Architekten des Westfrankenreichs"  # the title
     labels = [field["label"] for field in GAME.option_fields()]
     assert all(isinstance(label, Text) and translate(label, "de") != label
                for label in labels)
