@@ -289,18 +289,21 @@ def vote_detail(names: list[str], kind: str, yes: list[int], vote_version: int |
 
 
 def ended_line(outcome: dict[str, Any], names: list[str]) -> str | None:
-    """Why a game ended early, in a sentence (None for a game the rules ended)."""
+    """Why a game ended early, in a sentence (None for a game the rules ended); a Text,
+    said again in a reader's language where it is printed."""
     reason = outcome.get("ended")
     if not reason:
         return None
     seats = outcome.get("seats") or []
     who = _names(names, seats) if seats else ""
     if reason == "resigned":
-        return f"{who or 'A player'} resigned."
+        return T("%(who)s resigned.", who=who) if who else T("A player resigned.")
     if reason == "abandoned":
-        return "The players agreed to abandon the game: there is no winner."
+        return T("The players agreed to abandon the game: there is no winner.")
     if reason == "ended early":
-        return "The players voted to end the game early: the scores at that moment decide."
+        return T("The players voted to end the game early: the scores at that moment decide.")
     if reason == "forfeit":
-        return f"{who or 'A player'} forfeited (ran out of time)."
-    return f"The game ended early: {reason}{' (' + who + ')' if who else ''}."
+        return T("%(who)s forfeited (ran out of time).", who=who) if who else \
+            T("A player forfeited (ran out of time).")
+    return T("The game ended early: %(reason)s (%(who)s).", reason=reason, who=who) if who \
+        else T("The game ended early: %(reason)s.", reason=reason)

@@ -24,7 +24,8 @@ import logging
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from worker import current, players
+from games.text import P, T
+from worker import current, i18n, players
 from worker.hours import player_quiet, quiet_until, read_prefs, zone
 from worker.listing import listing
 from worker.runtime import Runtime, runtime
@@ -62,6 +63,18 @@ def player_tz(rt: Runtime, pid: str, prefs: dict[str, Any]) -> str:
         if seats and seats[0] < len(info) and info[seats[0]].get("tz"):
             return info[seats[0]]["tz"]
     return "UTC"
+
+
+def player_language(rt: Runtime, pid: str, prefs: dict[str, Any]) -> str:
+    """The language of a player's digest: their own setting, else the language a seat of
+    theirs was invited in, else English (as :func:`player_tz` finds a zone)."""
+    if prefs.get("language"):
+        return i18n.language_of(prefs["language"])
+    for game_id, seats in players.games_of(rt.redis, pid).items():
+        info = (rt.store.get_json(game_id, "seats") or [])
+        if seats and seats[0] < len(info) and info[seats[0]].get("language"):
+            return i18n.reader_language(None, info[seats[0]])
+    return i18n.DEFAULT
 
 
 def due_at(day: date, hour: int, tz: str, quiet_hours: tuple[int, int] | None) -> datetime:
@@ -128,14 +141,19 @@ def send(rt: Runtime, pid: str, day: date) -> bool:
         address = players.address_of(rt.redis, pid)
         if not rows or not address:
             return None  # nothing awaits them today: no email
+        language = player_language(rt, pid, prefs)
+        for row in rows:  # the deadline as the reader reads it, in their language
+            row["deadline_text"] = i18n.local_time(row["deadline"], tz, language)
         context = {"rows": rows, "day": day, "count": len(rows),
+                   "day_text": i18n.local_day(day, language),
                    "my_games_url": players.my_games_url_of(rt, pid),
                    "mute_url": rt.url("/unsubscribe/" + rt.links.make_player(
                        "unsubscribe", pid, what="digest"))}
-        subject = (f"Your move in {rows[0]['name']}" if len(rows) == 1 else
-                   f"Your move in {len(rows)} games")
-        return render(rt, "digest", f"Ravenpost digest: {subject}", address,
-                       f"digest:{pid}:{day.isoformat()}", context, context["mute_url"])
+        subject = (T("Your move in %(game)s", game=rows[0]["name"]) if len(rows) == 1 else
+                   P("Your move in %(n)s game", "Your move in %(n)s games", len(rows)))
+        return render(rt, "digest", T("Ravenpost digest: %(subject)s", subject=subject),
+                      address, f"digest:{pid}:{day.isoformat()}", context,
+                      context["mute_url"], language=language)
 
     return send_once(rt, _marker(pid, day), build, lambda: None)
 
