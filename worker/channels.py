@@ -468,6 +468,6 @@ def _paused_email(rt: Runtime, pid: str, url: str, address: str, paused_at: str,
                "unsubscribe_url": unsubscribe}
     return render(rt, "channel_paused", T("A notification channel of yours was paused"),
                   address, f"channel-paused:{pid}:{channel_id(url)}:{paused_at}", context,
-                  unsubscribe, language=i18n.language_of(players.prefs(rt.redis, pid)["language"]))
+                  unsubscribe, language=i18n.player_language(rt, pid))
 
 

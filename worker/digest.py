@@ -65,18 +65,6 @@ def player_tz(rt: Runtime, pid: str, prefs: dict[str, Any]) -> str:
     return "UTC"
 
 
-def player_language(rt: Runtime, pid: str, prefs: dict[str, Any]) -> str:
-    """The language of a player's digest: their own setting, else the language a seat of
-    theirs was invited in, else English (as :func:`player_tz` finds a zone)."""
-    if prefs.get("language"):
-        return i18n.language_of(prefs["language"])
-    for game_id, seats in players.games_of(rt.redis, pid).items():
-        info = (rt.store.get_json(game_id, "seats") or [])
-        if seats and seats[0] < len(info) and info[seats[0]].get("language"):
-            return i18n.reader_language(None, info[seats[0]])
-    return i18n.DEFAULT
-
-
 def due_at(day: date, hour: int, tz: str, quiet_hours: tuple[int, int] | None) -> datetime:
     """When the digest of local ``day`` is due (UTC): ``hour`` there, or the end of the
     quiet hours if ``hour`` falls inside them."""
@@ -141,7 +129,7 @@ def send(rt: Runtime, pid: str, day: date) -> bool:
         address = players.address_of(rt.redis, pid)
         if not rows or not address:
             return None  # nothing awaits them today: no email
-        language = player_language(rt, pid, prefs)
+        language = i18n.player_language(rt, pid, prefs)
         for row in rows:  # the deadline as the reader reads it, in their language
             row["deadline_text"] = i18n.local_time(row["deadline"], tz, language)
         context = {"rows": rows, "day": day, "count": len(rows),

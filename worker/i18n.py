@@ -25,6 +25,7 @@ from babel.dates import format_date, format_datetime
 from babel.support import NullTranslations, Translations
 
 from games.text import Text
+from worker import players
 from worker.catalogs import GAMES
 from worker.runtime import jinja_env, templates_dir
 
@@ -127,6 +128,21 @@ def reader_language(chosen: str | None, seat: dict | None = None) -> str:
     prefs' ``language``), else the seat's ``language`` chosen when they were invited,
     else English."""
     return language_of(chosen or (seat or {}).get("language"))
+
+
+def player_language(rt: Any, pid: str, prefs: dict[str, Any] | None = None) -> str:
+    """The language of a player's emails that belong to no seat (the digest, a paused
+    channel): their own setting, else the language a seat of theirs was invited in,
+    else English.  ``rt``: a :class:`worker.runtime.Runtime`; ``prefs``: theirs, if
+    read already."""
+    prefs = prefs if prefs is not None else players.prefs(rt.redis, pid)
+    if prefs.get("language"):
+        return language_of(prefs["language"])
+    for game_id, seats in players.games_of(rt.redis, pid).items():
+        info = rt.store.get_json(game_id, "seats") or []
+        if seats and seats[0] < len(info) and info[seats[0]].get("language"):
+            return reader_language(None, info[seats[0]])
+    return DEFAULT
 
 
 # A date and time in a reader's email: the weekday, the date, the clock time and the
