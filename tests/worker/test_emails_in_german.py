@@ -220,6 +220,12 @@ def test_every_email_goes_out_in_its_readers_language_side_by_side(app, rt, cloc
     assert send_reply(rt, turn_mail(rt, ada), "help") == "help"
     assert "  undo: ask the table to take back your last move" in english(
         mails(rt, ada, "Re:")[-1])["text"]
+    assert send_reply(rt, turn_mail(rt, bruno), "999") == "refused"
+    assert ("„999“ ist keiner deiner Züge: In der Liste gibt es keine 999 (ihre Nummern "
+            "gehen von 1 bis 3)") in german(mails(rt, bruno, "Re:")[-1])["text"]
+    assert send_reply(rt, turn_mail(rt, ada), "2") == "refused (moved on)"  # she anted
+    assert "The game has moved on since that email: your reply changed nothing." in \
+        english(mails(rt, ada, "Re:")[-1])["text"]
     assert send_reply(rt, turn_mail(rt, bruno), "away soon") == "refused"
     assert "„away soon“ ist keine Zeitspanne. Schreib „away 3d“ für drei Tage" in german(
         mails(rt, bruno, "Re:")[-1])["text"]
