@@ -368,9 +368,12 @@ def send_ended(rt: Runtime, game_id: str, seat: int) -> bool:
         if info is None:
             return None
         table = rt.games.load(game_id)
+        outcome = dict(table.outcome() or {})
+        if outcome.get("winner"):  # an early end's winner, said in the reader's language
+            outcome["winner"] = votes.winner_line(outcome, table.names)
         ctx = _common(rt, game_id, seat, info) | {
             "game": table.game, "table": table, "seat": seat, "names": table.names,
-            "outcome": table.outcome(), "secret": (table.revealed_secrets or [""])[-1],
+            "outcome": outcome, "secret": (table.revealed_secrets or [""])[-1],
             "ended_line": votes.ended_line(table.outcome() or {}, table.names),
             "summary": table.game.summary(table.state, seat),
         }

@@ -247,9 +247,11 @@ def test_every_email_goes_out_in_its_readers_language_side_by_side(app, rt, cloc
     over = german(only(mails(rt, bruno, "Spielende")))
     assert over["subject"] == "Spielende: Counting Race (test game)"
     assert "Ada hat aufgegeben." in over["text"]  # events.votes.ended_line, a Text
+    assert "Bruno und Cleo teilen sich den ersten Platz" in over["text"]  # winner_line
     assert "Jedes Mischen und Ziehen lässt sich jetzt nachprüfen" in over["text"]
     ended = english(only(mails(rt, ada, "Game over")))
     assert "Ada resigned." in ended["text"] and "is over." in ended["text"]
+    assert "Bruno and Cleo share first place" in ended["text"]
 
     # -- emails of no seat: a paused channel, the sign-in link ---------------------------
     url = "json://hooks.example.com/ravenpost"
