@@ -109,8 +109,13 @@ def _saying_values(call: Any, language: str) -> Any:
 
 
 def gettext(language: str, message: str, **values: object) -> str:
-    """``message`` in ``language``, with ``%(name)s`` placeholders filled from ``values``
-    (for texts built in code: subjects, answers)."""
+    """``message`` in ``language``, with ``%(name)s`` placeholders filled from ``values``.
+
+    ``pybabel extract`` does not find a message passed here (its first argument is the
+    language), so code that builds an email's words (subjects, answers to replies) marks
+    them ``T("…")``/``P("…", "…", n)`` instead and :func:`worker.sending.render` says them
+    in the reader's language (:func:`translate`); this serves words already marked
+    elsewhere."""
     text = translations(language).ugettext(message)
     return text % values if values else text
 

@@ -352,3 +352,19 @@ def test_every_email_template_renders_in_german_with_no_english_sentence_left():
             for suffix in ("txt", "html"):
                 said = env.get_template(f"email/{name}.{suffix}").render(**base, **extra)
                 assert english_in(said) == [], (name, suffix, extra)
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_names_filled_into_a_translated_sentence_are_escaped_in_html(language):
+    env = i18n.email_env(language)
+    game = type("G", (), {"name": "Guild & <Co>"})()
+    html = env.get_template("email/turn.html").render(
+        player={"name": "<i>Ada</i>"}, game=game, game_id="g", names=["<b>x</b>"],
+        invitation=True, is_turn=True, table={"version": 1}, summary="", language=language)
+    assert "<i>Ada</i>" not in html and "&lt;i&gt;Ada&lt;/i&gt;" in html
+    assert "<strong>Guild &amp; &lt;Co&gt;</strong>" in html  # ours bold, theirs escaped
+    assert "<b>x</b>" not in html and "&lt;b&gt;x&lt;/b&gt;" in html
+    text = env.get_template("email/turn.txt").render(
+        player={"name": "<i>Ada</i>"}, game=game, game_id="g", names=["<b>x</b>"],
+        invitation=True, is_turn=True, table={"version": 1}, summary="", language=language)
+    assert "<i>Ada</i>" in text and "Guild & <Co>" in text  # plain text: as written
