@@ -42,6 +42,7 @@ from events.gameplay import GameService
 from events.replay import Table
 from events.store import LRU, UnknownGame, key
 from games.protocol import Game
+from games.text import P, T, Text, join
 
 log = logging.getLogger(__name__)
 
@@ -98,31 +99,41 @@ def deadline_text(games: GameService, game_id: str, seat: int | None,
     return local_time(*seat_clock(games, game_id, seat, to_act))
 
 
-def countdown_text(deadline: str | None, now: datetime) -> str | None:
+def countdown_text(deadline: str | None, now: datetime) -> Text | None:
     """The time left until ``deadline`` (ISO, as ``awaiting`` and :func:`seat_clock`
     hold it) at ``now`` (aware), as people read it: ``"2 days 4 h left"``, ``"1 day
     left"``, ``"5 h 10 min left"``, ``"12 min left"``, ``"less than a minute left"``, and
     ``"no time left"`` once it has passed; None without a deadline.  Rounded down, so it
     never promises more time than there is.  It names no clock time, so it reads the same
     in every time zone: show it beside :func:`local_time` of the deadline (the turn
-    email's subject and first line do; the game page may)."""
+    email's subject and first line do; the game page may).  A :class:`games.text.Text`:
+    English as it stands, said again in a reader's language (and plural rules) by the
+    edge that prints it (``worker.i18n.translate``)."""
     if not deadline:
         return None
     seconds = int((datetime.fromisoformat(deadline) - now).total_seconds())
     if seconds <= 0:
-        return "no time left"
+        return T("no time left")
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
     if days:
-        words = [f"{days} day{'' if days == 1 else 's'}"] + ([f"{hours} h"] if hours else [])
+        words = [P("%(n)s day", "%(n)s days", days)] + ([_hours(hours)] if hours else [])
     elif hours:
-        words = [f"{hours} h"] + ([f"{minutes} min"] if minutes else [])
+        words = [_hours(hours)] + ([_minutes(minutes)] if minutes else [])
     elif minutes:
-        words = [f"{minutes} min"]
+        words = [_minutes(minutes)]
     else:
-        return "less than a minute left"
-    return " ".join(words) + " left"
+        return T("less than a minute left")
+    return T("%(time)s left", time=join(words, " "))
+
+
+def _hours(n: int) -> Text:
+    return P("%(n)s h", "%(n)s h", n)
+
+
+def _minutes(n: int) -> Text:
+    return P("%(n)s min", "%(n)s min", n)
 
 
 def previous_view(games: GameService, table: Table, seat: int | None) -> dict[str, Any] | None:

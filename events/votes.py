@@ -253,17 +253,40 @@ def result(names: list[str], scores: list[int] | None, last: list[int]) -> dict[
 
 def _names(names: list[str], seats: list[int]) -> str:
     said = [names[s] for s in seats]
-    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return said[0] if len(said) == 1 else \
+        T("%(some)s and %(last)s", some=", ".join(said[:-1]), last=said[-1])
 
 
 def _first(names: list[str], winners: list[int], scores: list[int] | None) -> str:
-    """Who comes first, in a sentence (the reason is said by :func:`ended_line`)."""
-    on = " on the current scores" if scores is not None else ""
+    """Who comes first, in a sentence (the reason is said by :func:`ended_line`); a
+    Text (stored as its English; :func:`winner_line` says it again for a reader)."""
     if len(winners) == 1:
-        return f"{names[winners[0]]} wins{on}."
+        who = names[winners[0]]
+        return T("%(who)s wins on the current scores.", who=who) if scores is not None \
+            else T("%(who)s wins.", who=who)
     if winners == list(range(len(names))) and scores is None:
-        return "Every player shares first place (this game has no public scores)."
-    return f"{_names(names, winners)} share first place{on}."
+        return T("Every player shares first place (this game has no public scores).")
+    who = _names(names, winners)
+    return T("%(who)s share first place on the current scores.", who=who) \
+        if scores is not None else T("%(who)s share first place.", who=who)
+
+
+def winner_line(outcome: dict[str, Any], names: list[str]) -> str | None:
+    """The ``winner`` sentence of a game ended early, made again from its outcome as a
+    Text (the stored one is plain English), so an email can say it in its reader's
+    language; the stored sentence for any other outcome."""
+    said = outcome.get("winner")
+    if not said or not outcome.get("ended"):
+        return said
+    if said == "No winner.":
+        return T("No winner.")
+    winners = outcome.get("winners") or []
+    if not winners:
+        return said
+    ranked = outcome.get("names") or names
+    scores = outcome.get("scores") or None
+    again = _first(ranked, winners, scores)
+    return again if again == said else said  # a sentence of some other making stays
 
 
 def resign_detail(names: list[str], seat: int, scores: list[int] | None) -> dict[str, Any]:
@@ -280,7 +303,7 @@ def vote_detail(names: list[str], kind: str, yes: list[int], vote_version: int |
     if kind == "abandon":
         out = result(names, None, [])
         out["winners"] = []
-        out["winner"] = "No winner."
+        out["winner"] = T("No winner.")
     else:
         out = result(names, scores, [])
         out["winner"] = _first(out.get("names", names), out["winners"], scores)
@@ -289,18 +312,21 @@ def vote_detail(names: list[str], kind: str, yes: list[int], vote_version: int |
 
 
 def ended_line(outcome: dict[str, Any], names: list[str]) -> str | None:
-    """Why a game ended early, in a sentence (None for a game the rules ended)."""
+    """Why a game ended early, in a sentence (None for a game the rules ended); a Text,
+    said again in a reader's language where it is printed."""
     reason = outcome.get("ended")
     if not reason:
         return None
     seats = outcome.get("seats") or []
     who = _names(names, seats) if seats else ""
     if reason == "resigned":
-        return f"{who or 'A player'} resigned."
+        return T("%(who)s resigned.", who=who) if who else T("A player resigned.")
     if reason == "abandoned":
-        return "The players agreed to abandon the game: there is no winner."
+        return T("The players agreed to abandon the game: there is no winner.")
     if reason == "ended early":
-        return "The players voted to end the game early: the scores at that moment decide."
+        return T("The players voted to end the game early: the scores at that moment decide.")
     if reason == "forfeit":
-        return f"{who or 'A player'} forfeited (ran out of time)."
-    return f"The game ended early: {reason}{' (' + who + ')' if who else ''}."
+        return T("%(who)s forfeited (ran out of time).", who=who) if who else \
+            T("A player forfeited (ran out of time).")
+    return T("The game ended early: %(reason)s (%(who)s).", reason=reason, who=who) if who \
+        else T("The game ended early: %(reason)s.", reason=reason)

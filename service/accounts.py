@@ -26,9 +26,11 @@ import json
 import secrets
 from typing import Any
 
+from games.text import T
 from service.current import rt
+from service.i18n import select_language
 from service.sessions import ServerSessions
-from worker import players
+from worker import i18n, players
 from worker.sending import render
 
 SIGN_IN_SECONDS = 15 * 60
@@ -79,7 +81,8 @@ def _link(found: dict[str, str]) -> dict[str, Any] | None:
 
 def mail_link(address: str, token: str, purpose: str, game_name: str = "") -> None:
     """Send the one-time link to ``address`` (now, from the web process: it is asked for
-    by a person waiting for it).  It carries one-click unsubscribe like every email."""
+    by a person waiting for it).  It carries one-click unsubscribe like every email, and
+    speaks the player's chosen language, else the one of the page that asked for it."""
     runtime = rt()
     pid = players.player_id(runtime.redis, address)
     url = runtime.url(f"/sign-in/{token}")
@@ -87,10 +90,13 @@ def mail_link(address: str, token: str, purpose: str, game_name: str = "") -> No
         "unsubscribe", pid, what="invitations"))
     context = {"url": url, "purpose": purpose, "game_name": game_name,
                "minutes": SIGN_IN_SECONDS // 60, "unsubscribe_url": unsubscribe}
-    subject = (f"Confirm your new game of {game_name}" if purpose == "create"
-               else "Your Ravenpost sign-in link")
+    subject = (T("Confirm your new game of %(game)s", game=game_name) if purpose == "create"
+               else T("Your Ravenpost sign-in link"))
+    chosen = players.prefs(runtime.redis, pid)["language"]
+    language = i18n.language_of(chosen) if chosen else select_language()
     runtime.mail.send(render(runtime, "sign_in", subject, address,
-                             _hashed("sign-in:", token), context, unsubscribe))
+                             _hashed("sign-in:", token), context, unsubscribe,
+                             language=language))
 
 
 # -- sessions ----------------------------------------------------------------------------

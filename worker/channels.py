@@ -46,7 +46,8 @@ from urllib.parse import parse_qs, urlsplit
 from events import shards
 from events.store import key
 from events.votes import ended_line
-from worker import players
+from games.text import T
+from worker import i18n, players
 from worker.lease import lease
 from worker.links import seat_token
 from worker.mail import Email, MailError
@@ -465,8 +466,8 @@ def _paused_email(rt: Runtime, pid: str, url: str, address: str, paused_at: str,
     context = {"name": label(url), "times": PAUSE_AFTER, "error": error,
                "my_games_url": players.my_games_url_of(rt, pid),
                "unsubscribe_url": unsubscribe}
-    return render(rt, "channel_paused", "A notification channel of yours was paused",
+    return render(rt, "channel_paused", T("A notification channel of yours was paused"),
                   address, f"channel-paused:{pid}:{channel_id(url)}:{paused_at}", context,
-                  unsubscribe)
+                  unsubscribe, language=i18n.player_language(rt, pid))
 
 

@@ -13,20 +13,22 @@ import re
 from dataclasses import dataclass
 from datetime import timedelta
 
+from games.text import T, Text
+
 ALONE = ("undo", "resign", "yes", "history", "board", "help", "stop")
-HELP = [
-    "a number: the move of that number in your latest turn email (for a move made in "
-    "steps, the numbers of each step on one line, e.g. \"2 5\"); or the move's words",
-    "undo: ask the table to take back your last move",
-    "resign: leave the game (a second reply \"yes\" confirms it)",
-    "away 3d: take leave for 3 days (or 12h, 1w): your clock stops meanwhile",
-    "history: the latest moves of the game",
-    "board: the picture of the game again",
-    "help: this list",
-    "stop: no more emails from this game",
-    "anything else you write is said at the table",
+HELP = [  # Texts: said in the reader's language by the answer email (worker.replies)
+    T("a number: the move of that number in your latest turn email (for a move made in "
+      "steps, the numbers of each step on one line, e.g. \"2 5\"); or the move's words"),
+    T("undo: ask the table to take back your last move"),
+    T("resign: leave the game (a second reply \"yes\" confirms it)"),
+    T("away 3d: take leave for 3 days (or 12h, 1w): your clock stops meanwhile"),
+    T("history: the latest moves of the game"),
+    T("board: the picture of the game again"),
+    T("help: this list"),
+    T("stop: no more emails from this game"),
+    T("anything else you write is said at the table"),
 ]
-AWAY_HINT = 'Write "away 3d" for three days (or "away 12h", "away 1w"), at most 30 days.'
+AWAY_HINT = T('Write "away 3d" for three days (or "away 12h", "away 1w"), at most 30 days.')
 AWAY_MOST = timedelta(days=30)
 _UNITS = {"h": 1, "hour": 1, "hours": 1, "d": 24, "day": 24, "days": 24,
           "w": 168, "week": 168, "weeks": 168}
@@ -41,7 +43,7 @@ class Command:
     name: str
     span: timedelta | None = None
     count: int | None = None
-    error: str | None = None
+    error: str | Text | None = None
 
 
 def parse(line: str) -> Command | None:
@@ -62,9 +64,9 @@ def parse(line: str) -> Command | None:
 def _away(text: str) -> Command:
     found = _SPAN.match(text.strip())
     if not found or found[2] not in _UNITS or int(found[1]) == 0:
-        return Command("away", error=f'"away {text}" is not a span of time. {AWAY_HINT}'
-                       if text else AWAY_HINT)
+        return Command("away", error=T('"away %(text)s" is not a span of time. %(hint)s',
+                                       text=text, hint=AWAY_HINT) if text else AWAY_HINT)
     span = timedelta(hours=int(found[1]) * _UNITS[found[2]])
     if span > AWAY_MOST:
-        return Command("away", error=f"That is longer than 30 days. {AWAY_HINT}")
+        return Command("away", error=T("That is longer than 30 days. %(hint)s", hint=AWAY_HINT))
     return Command("away", span=span)

@@ -24,7 +24,8 @@ import logging
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from worker import current, players
+from games.text import P, T
+from worker import current, i18n, players
 from worker.hours import player_quiet, quiet_until, read_prefs, zone
 from worker.listing import listing
 from worker.runtime import Runtime, runtime
@@ -128,14 +129,19 @@ def send(rt: Runtime, pid: str, day: date) -> bool:
         address = players.address_of(rt.redis, pid)
         if not rows or not address:
             return None  # nothing awaits them today: no email
+        language = i18n.player_language(rt, pid, prefs)
+        for row in rows:  # the deadline as the reader reads it, in their language
+            row["deadline_text"] = i18n.local_time(row["deadline"], tz, language)
         context = {"rows": rows, "day": day, "count": len(rows),
+                   "day_text": i18n.local_day(day, language),
                    "my_games_url": players.my_games_url_of(rt, pid),
                    "mute_url": rt.url("/unsubscribe/" + rt.links.make_player(
                        "unsubscribe", pid, what="digest"))}
-        subject = (f"Your move in {rows[0]['name']}" if len(rows) == 1 else
-                   f"Your move in {len(rows)} games")
-        return render(rt, "digest", f"Ravenpost digest: {subject}", address,
-                       f"digest:{pid}:{day.isoformat()}", context, context["mute_url"])
+        subject = (T("Your move in %(game)s", game=rows[0]["name"]) if len(rows) == 1 else
+                   P("Your move in %(n)s game", "Your move in %(n)s games", len(rows)))
+        return render(rt, "digest", T("Ravenpost digest: %(subject)s", subject=subject),
+                      address, f"digest:{pid}:{day.isoformat()}", context,
+                      context["mute_url"], language=language)
 
     return send_once(rt, _marker(pid, day), build, lambda: None)
 

@@ -14,14 +14,18 @@ needs no catalog at all.
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import jinja2
+from babel.dates import format_date, format_datetime
 from babel.support import NullTranslations, Translations
 
 from games.text import Text
+from worker import players
 from worker.catalogs import GAMES
 from worker.runtime import jinja_env, templates_dir
 
@@ -89,12 +93,29 @@ def email_env(language: str) -> jinja2.Environment:
     env.finalize = finalizer(lambda: language)
     env.add_extension("jinja2.ext.i18n")
     env.install_gettext_translations(translations(language), newstyle=True)
+    for name in ("gettext", "_", "ngettext"):  # a Text filled in is said in the language too
+        env.globals[name] = _saying_values(env.globals[name], language)
     return env
 
 
+def _saying_values(call: Any, language: str) -> Any:
+    """Jinja's newstyle ``gettext``/``ngettext`` whose ``%(name)s`` values, when they are
+    a game's Texts (a vote's wording, a move's label), are said in ``language`` first:
+    ``_('%(who)s proposes to %(what)s', what=vote_what)``."""
+    @jinja2.pass_context
+    def said(context: Any, *args: Any, **values: Any) -> Any:
+        return call(context, *args, **{k: translate(v, language) for k, v in values.items()})
+    return said
+
+
 def gettext(language: str, message: str, **values: object) -> str:
-    """``message`` in ``language``, with ``%(name)s`` placeholders filled from ``values``
-    (for texts built in code: subjects, answers)."""
+    """``message`` in ``language``, with ``%(name)s`` placeholders filled from ``values``.
+
+    ``pybabel extract`` does not find a message passed here (its first argument is the
+    language), so code that builds an email's words (subjects, answers to replies) marks
+    them ``T("…")``/``P("…", "…", n)`` instead and :func:`worker.sending.render` says them
+    in the reader's language (:func:`translate`); this serves words already marked
+    elsewhere."""
     text = translations(language).ugettext(message)
     return text % values if values else text
 
@@ -104,3 +125,62 @@ def ngettext(language: str, singular: str, plural: str, n: int, **values: object
     ``n``."""
     text = translations(language).ungettext(singular, plural, n)
     return text % {"num": n, **values}
+
+
+# -- whose language, and dates as the reader reads them ---------------------------------
+def reader_language(chosen: str | None, seat: dict | None = None) -> str:
+    """The language an email goes out in: the player's own setting (``chosen``, their
+    prefs' ``language``), else the seat's ``language`` chosen when they were invited,
+    else English."""
+    return language_of(chosen or (seat or {}).get("language"))
+
+
+def player_language(rt: Any, pid: str, prefs: dict[str, Any] | None = None) -> str:
+    """The language of a player's emails that belong to no seat (the digest, a paused
+    channel): their own setting, else the language a seat of theirs was invited in,
+    else English.  ``rt``: a :class:`worker.runtime.Runtime`; ``prefs``: theirs, if
+    read already."""
+    prefs = prefs if prefs is not None else players.prefs(rt.redis, pid)
+    if prefs.get("language"):
+        return language_of(prefs["language"])
+    for game_id, seats in players.games_of(rt.redis, pid).items():
+        info = rt.store.get_json(game_id, "seats") or []
+        if seats and seats[0] < len(info) and info[seats[0]].get("language"):
+            return reader_language(None, info[seats[0]])
+    return DEFAULT
+
+
+# A date and time in a reader's email: the weekday, the date, the clock time and the
+# zone's short name.  English as it always was ("Wednesday 09 January 2030, 15:00 EST");
+# German as Babel's German data writes it ("Mittwoch, 9. Jan. 2030, 21:00 MEZ").
+DATETIME_PATTERNS = {"en": "EEEE dd MMMM yyyy, HH:mm", "de": "EEEE, d. MMM y, HH:mm"}
+DATE_PATTERNS = {"en": "EEEE dd MMMM", "de": "EEEE, d. MMMM"}  # the digest's day
+
+
+def _zone(tz: str | None) -> ZoneInfo:
+    try:
+        return ZoneInfo(tz or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def local_time(when: str | datetime | None, tz: str | None, language: str) -> str | None:
+    """``when`` (ISO or aware) in the reader's time zone ``tz`` and ``language``,
+    formatted by Babel; None for no time.  The zone's name: English keeps the system's
+    abbreviation (``EST``, ``CET``), German takes Babel's (``MEZ``; an offset where
+    German has no short name)."""
+    if not when:
+        return None
+    at = datetime.fromisoformat(when) if isinstance(when, str) else when
+    zone = _zone(tz)
+    language = language_of(language)
+    text = format_datetime(at, DATETIME_PATTERNS[language], tzinfo=zone, locale=language)
+    name = at.astimezone(zone).strftime("%Z") if language == DEFAULT else \
+        format_datetime(at, "z", tzinfo=zone, locale=language)
+    return f"{text} {name}"
+
+
+def local_day(day: date, language: str) -> str:
+    """A day as the digest names it: ``Saturday 05 December`` / ``Samstag, 5. Dezember``."""
+    language = language_of(language)
+    return format_date(day, DATE_PATTERNS[language], locale=language)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from math import comb
 
 from games.protocol import Game, Move, State
+from games.text import P, T, Text
 
 MAX_CANDIDATES = 12  # moves a refusal lists at most
 INLINE_WIDTH = 76  # a pick whose items fit in this many characters takes one line
@@ -70,7 +71,7 @@ class _Note:
     """An unnumbered line of the menu ("after any of 6-8:")."""
 
     depth: int
-    text: str
+    text: str | Text
 
 
 @dataclass(frozen=True)
@@ -79,13 +80,17 @@ class _Inline:
     (joined by ", "), or, in a long menu, choices that end a move (joined by " | ")."""
 
     depth: int
-    caption: str
+    caption: str | Text
     items: tuple[Entry, ...]
     sep: str = ", "
 
-    def text(self) -> str:
-        items = self.sep.join(f"[{e.number}] {e.label}" for e in self.items)
-        return f"{self.caption} {items}" if self.caption else items
+    def text(self) -> Text:
+        """The line; a Text whose caption (and labels, if Texts) a reader's language
+        says again."""
+        items = Text(self.sep.join(f"[{e.number}] %(l{i})s" for i, e in enumerate(self.items)),
+                     {f"l{i}": e.label for i, e in enumerate(self.items)})
+        return Text("%(caption)s %(items)s", {"caption": self.caption, "items": items}) \
+            if self.caption else items
 
 
 _Row = Entry | _Note | _Inline
@@ -148,17 +153,21 @@ class Menu:
         return " ".join(map(str, longest.numbers)) if longest else ""
 
     def lines(self) -> list[str]:
-        """The menu as plain text, one line per row, indented by depth."""
+        """The menu as plain text, one line per row, indented by depth.  Each line is a
+        :class:`games.text.Text`: its captions ("after any of 6-8:") and the game's
+        labels are said in the reader's language where an email prints it."""
         width = len(str(max(self.labels, default=1)))
-        out = []
+        out: list[str] = []
         for row in self._rows:
             if isinstance(row, Entry):
-                text = f"{row.number:>{width}}  {'  ' * row.depth}{row.label}"
+                lead, said = f"{row.number:>{width}}  {'  ' * row.depth}", row.label
             elif isinstance(row, _Note):
-                text = f"{'':>{width}}  {'  ' * row.depth}{row.text}"
+                lead, said = f"{'':>{width}}  {'  ' * row.depth}", row.text
             else:
-                text = f"{'':>{width}}  {'  ' * row.depth}{row.text()}"
-            out.append(text.rstrip())
+                lead, said = f"{'':>{width}}  {'  ' * row.depth}", row.text()
+            said_text = said if isinstance(said, Text) else Text("%(s)s", {"s": said})
+            out.append(Text(lead.replace("%", "%%") + "%(said)s", {"said": said_text})
+                       if said.strip() else lead.rstrip())
         return out
 
     # -- reading a reply -----------------------------------------------------------------
@@ -201,11 +210,12 @@ class Menu:
     def _by_numbers(self, numbers: list[int]) -> Move:
         unknown = sorted({n for n in numbers if n not in self.labels})
         if not self.labels:
-            raise NotAMove("you have no move to make now")
+            raise NotAMove(T("you have no move to make now"))
         if unknown:
             top = max(self.labels)
             names = " or ".join(map(str, unknown))
-            raise NotAMove(f"there is no {names} in the menu (its numbers go 1 to {top})")
+            raise NotAMove(T("there is no %(names)s in the menu (its numbers go 1 to %(top)s)",
+                             names=names, top=top))
         reply = Counter(numbers)
         bags = [Counter(c.numbers) for c in self._choices]
         exact = [i for i, bag in enumerate(bags) if bag == reply]
@@ -214,8 +224,8 @@ class Menu:
         if len(exact) == 1:
             return self._choices[exact[0]].move
         if exact:
-            raise NotAMove(f"{self._named(numbers)} could be several moves; "
-                           "reply with the numbers of one of them, in order",
+            raise NotAMove(T("%(named)s could be several moves; reply with the numbers of one "
+                             "of them, in order", named=self._named(numbers)),
                            self._candidates(exact))
         within = [i for i, bag in enumerate(bags) if _contains(bag, reply)]
         fits = [i for i in within if _leaves_out_only_whole_steps(self._choices[i], reply)]
@@ -225,14 +235,14 @@ class Menu:
             if len(nearest) == 1:
                 return self._choices[nearest[0]].move
             offer = self._offer(_next_numbers([self._choices[i] for i in fits], reply))
-            raise NotAMove(f"{self._named(numbers)} could be several moves: add one of "
-                           f"{offer}", self._candidates(fits))
+            raise NotAMove(T("%(named)s could be several moves: add one of %(offer)s",
+                             named=self._named(numbers), offer=offer), self._candidates(fits))
         if within:
             raise NotAMove(self._incomplete(numbers, reply, within), self._candidates(within))
         self._conflict(numbers, bags)
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _incomplete(self, numbers: list[int], reply: Counter[int], within: list[int]) -> str:
+    def _incomplete(self, numbers: list[int], reply: Counter[int], within: list[int]) -> Text:
         """Why a reply that is part of some moves makes none: a pick named in part."""
         choices = [self._choices[i] for i in within]
         offer = self._offer(_next_numbers(choices, reply))
@@ -242,9 +252,12 @@ class Menu:
         if parts:
             group, _, named = parts[0]
             sizes = sorted({size for _, size, _ in parts})
-            size = str(sizes[0]) if len(sizes) == 1 else f"{sizes[0]} to {sizes[-1]}"
-            return f"{group}: choose {size}, and you named {named}; add one of {offer}"
-        return f"{self._named(numbers)} is not a whole move: add one of {offer}"
+            size = str(sizes[0]) if len(sizes) == 1 else \
+                T("%(low)s to %(high)s", low=sizes[0], high=sizes[-1])
+            return T("%(group)s: choose %(size)s, and you named %(named)s; add one of %(offer)s",
+                     group=group, size=size, named=named, offer=offer)
+        return T("%(named)s is not a whole move: add one of %(offer)s",
+                 named=self._named(numbers), offer=offer)
 
     def _conflict(self, numbers: list[int], bags: list[Counter[int]]) -> None:
         """Raise NotAMove for numbers that no move has together, naming the first one
@@ -258,19 +271,25 @@ class Menu:
             alive = [i for i, bag in enumerate(bags) if _contains(bag, so_far)]
             cands = self._candidates(alive)
             if so_far[n]:
-                times = "twice" if so_far[n] == 1 else f"{so_far[n] + 1} times"
-                raise NotAMove(f"{self._named([n])} is named {times}, and no move takes "
-                               f"it {times}", cands)
+                times = T("twice") if so_far[n] == 1 else \
+                    P("%(n)s time", "%(n)s times", so_far[n] + 1)
+                raise NotAMove(T("%(named)s is named %(times)s, and no move takes it %(times)s",
+                                 named=self._named([n]), times=times), cands)
             before = list(so_far.elements())
             nexts = _next_numbers([self._choices[i] for i in alive], so_far)
-            together = f"{' '.join(map(str, before))} and {n} do not make a move together"
+            together = T("%(before)s and %(n)s do not make a move together",
+                         before=" ".join(map(str, before)), n=n)
             if not nexts:
-                makes = "makes" if len(before) == 1 else "make"
-                which = f": {self._choices[alive[0]].label}" if len(alive) == 1 else ""
-                raise NotAMove(f"{together}: {self._named(before)} already {makes} a "
-                               f"move{which}", cands)
-            raise NotAMove(f"{together}: after {self._named(before)}, choose one of "
-                           f"{self._offer(nexts)}", cands)
+                already = P("%(named)s already makes a move", "%(named)s already make a move",
+                            len(before), named=self._named(before))
+                if len(alive) == 1:
+                    already = T("%(already)s: %(move)s", already=already,
+                                move=self._choices[alive[0]].label)
+                raise NotAMove(T("%(together)s: %(already)s", together=together,
+                                 already=already), cands)
+            raise NotAMove(T("%(together)s: after %(named)s, choose one of %(offer)s",
+                             together=together, named=self._named(before),
+                             offer=self._offer(nexts)), cands)
 
     def _by_words(self, text: str) -> Move:
         found = self._word_matches(text)
@@ -278,9 +297,10 @@ class Menu:
             return self._choices[found[0]].move
         shown = " ".join(text.split())
         if found:
-            raise NotAMove(f'"{shown}" fits several moves; reply with the numbers of one '
-                           "of them", self._candidates(found))
-        raise NotAMove(f'"{shown}" names no move in the menu; reply with its numbers')
+            raise NotAMove(T('"%(shown)s" fits several moves; reply with the numbers of one '
+                             "of them", shown=shown), self._candidates(found))
+        raise NotAMove(T('"%(shown)s" names no move in the menu; reply with its numbers',
+                         shown=shown))
 
     def _word_matches(self, text: str) -> list[int]:
         """The moves a line of words names, from the first kind of match that has any:
@@ -423,7 +443,8 @@ class _Drawing:
                 if len(same) > 1:  # one continuation for all of them, shown once
                     nums = [self.entry(s[1][0], depth).number for s in same]
                     done.update(same)
-                    self.rows.append(_Note(depth + 1, f"after any of {_spans(nums)}:"))
+                    self.rows.append(_Note(depth + 1, T("after any of %(numbers)s:",
+                                                        numbers=_spans(nums))))
                     self.children(child, depth + 2)
                     continue
                 self.entry(labels[0], depth)
@@ -433,7 +454,7 @@ class _Drawing:
                 if not echo:  # "Done" then "Done" again shows once
                     self.children(child, depth + 1)
                 if child.end and child.children:
-                    self.rows.append(_Note(depth + 1, "(or nothing more)"))
+                    self.rows.append(_Note(depth + 1, T("(or nothing more)")))
                 continue
             picks = [p for p in keys if p[0] == group and p not in done]
             done.update(picks)
@@ -441,24 +462,32 @@ class _Drawing:
             after = _merge([node.children[p] for p in picks])
             if after.children:
                 sigs = {self.sig(node.children[p]) for p in picks}
-                self.rows.append(_Note(depth, "then:" if len(sigs) == 1
-                                       else "then, where it applies:"))
+                self.rows.append(_Note(depth, T("then:") if len(sigs) == 1
+                                       else T("then, where it applies:")))
                 self.children(after, depth + 1)
 
     def pick(self, group: str, combos: list[tuple[str, ...]], depth: int) -> None:
         """One unordered pick: its items once, numbered, with how many to choose."""
         items = sorted({label for c in combos for label in c}, key=self.seen.__getitem__)
         sizes = sorted({len(c) for c in combos})
-        size = str(sizes[0]) if len(sizes) == 1 else f"{sizes[0]} to {sizes[-1]}"
+        size = str(sizes[0]) if len(sizes) == 1 else \
+            T("%(low)s to %(high)s", low=sizes[0], high=sizes[-1])
+        caption: Text
         repeats = any(len(set(c)) < len(c) for c in combos)
         every = len(sizes) == 1 and len(combos) == (
             comb(len(items) + sizes[0] - 1, sizes[0]) if repeats else comb(len(items), sizes[0]))
         if len(combos) == 1:
-            pick, caption = "no choice", f"{group} (no choice):"
+            pick, caption = "no choice", T("%(group)s (no choice):", group=group)
         else:
             pick = f"choose {size}"
-            caption = (f"{group}: choose {'any ' if every else ''}{size}"
-                       f"{' (the same one again if you like)' if repeats else ''} of:")
+            caption = {(False, False): T("%(group)s: choose %(size)s of:", group=group, size=size),
+                       (True, False): T("%(group)s: choose any %(size)s of:", group=group,
+                                        size=size),
+                       (False, True): T("%(group)s: choose %(size)s (the same one again if "
+                                        "you like) of:", group=group, size=size),
+                       (True, True): T("%(group)s: choose any %(size)s (the same one again "
+                                       "if you like) of:", group=group, size=size)}[
+                every, repeats]
         numbers = [self.number(label) for label in items]
         entries = tuple(Entry(n, label, depth + 1, pick) for n, label in zip(numbers, items,
                                                                               strict=True))
@@ -471,9 +500,9 @@ class _Drawing:
         if len(combos) > 1 and not every:
             if len(combos) <= LISTED_COMBINATIONS:
                 ways = " | ".join(" ".join(str(self.numbers[x]) for x in c) for c in combos)
-                self.rows.append(_Note(depth + 1, f"one of: {ways}"))
+                self.rows.append(_Note(depth + 1, T("one of: %(ways)s", ways=ways)))
             else:
-                self.rows.append(_Note(depth + 1, "(not every combination is legal)"))
+                self.rows.append(_Note(depth + 1, T("(not every combination is legal)")))
 
 
 def _merge(nodes: list[_Node]) -> _Node:

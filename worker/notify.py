@@ -17,9 +17,10 @@ from markupsafe import Markup
 from events import envelope as ev
 from events import votes
 from events.history import forked_from
-from events.picture import countdown_text, local_time
+from events.picture import countdown_text
 from events.store import key
-from worker import consent, forced, held, players, reply_to, table_talk
+from games.text import T, Text, join
+from worker import consent, forced, held, i18n, players, reply_to, table_talk
 from worker.links import seat_token
 from worker.mail import Email
 from worker.notices import notice_done
@@ -42,7 +43,8 @@ def _seat_info(rt: Runtime, game_id: str, seat: int) -> dict:
 def recipient(rt: Runtime, game_id: str, seat: int, invitation: bool = False) -> dict | None:
     """``seat``'s entry of the game's seats record if an email of this game may go to
     its address now (it has one, it is not muted, and :mod:`worker.consent` allows it),
-    with ``pid`` (its player) and ``inviter`` (the game's creator, if a player); else
+    with ``pid`` (its player), ``inviter`` (the game's creator, if a player) and
+    ``language`` (the one its emails are written in: :func:`language_of_seat`); else
     None.  An invitation may take one of an invitee's invitations."""
     info = _seat_info(rt, game_id, seat)
     if not info.get("email") or info.get("muted"):
@@ -55,7 +57,21 @@ def recipient(rt: Runtime, game_id: str, seat: int, invitation: bool = False) ->
         log.info("no %s email to seat %s of game %s: %s", "invitation" if invitation
                  else "game", seat, game_id, answer)
         return None
-    return info | {"pid": pid, "inviter": inviter}
+    return info | {"pid": pid, "inviter": inviter, "language": language_of_seat(rt, pid, info)}
+
+
+def language_of_seat(rt: Runtime, pid: str | None, info: dict) -> str:
+    """The language of ``info``'s seat's emails: its player's own setting, else the
+    seat's ``language`` chosen when they were invited, else English
+    (:func:`worker.i18n.reader_language`)."""
+    chosen = players.prefs(rt.redis, pid)["language"] if pid else None
+    return i18n.reader_language(chosen, info)
+
+
+def _first_upper(text: str | None) -> str | None:
+    """``text`` with its first letter in capitals, the rest as it is (a German noun keeps
+    its capital; Jinja's ``capitalize`` would lower it)."""
+    return text[:1].upper() + text[1:] if text else text
 
 
 def unsubscribe_url(rt: Runtime, pid: str, scope: str, game_id: str = "", seat: int = 0
@@ -80,13 +96,13 @@ def _common(rt: Runtime, game_id: str, seat: int, info: dict, scope: str = "game
 _NO_PICTURE: set[str] = set()  # kinds whose page partial is missing (said once per process)
 
 
-def _picture(rt: Runtime, table, seat: int) -> Markup | None:
+def _picture(rt: Runtime, table, seat: int, language: str = i18n.DEFAULT) -> Markup | None:
     """The game's own page partial for ``seat``, for the HTML part; None if it will not
     render outside the web app (then the text summary stands alone)."""
     if table.kind in _NO_PICTURE:
         return None
     try:
-        template = rt.emails.get_template(table.game.template())
+        template = i18n.email_env(language).get_template(table.game.template())
     except jinja2.TemplateNotFound:  # a kind without a page partial (a plug-in, a test)
         log.warning("no %s picture for emails: %s is not a template", table.kind,
                     table.game.template())
@@ -147,7 +163,9 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
         # the time left, as it is when this goes out (a held or retried email counts
         # from its own send); only for a turn that is the seat's and has a deadline
         countdown = countdown_text(deadline, rt.now()) if is_turn else None
-        board = mail_picture(rt.games, table, seat, local_time(deadline, info.get("tz")))
+        language = info["language"]
+        deadline_text = i18n.local_time(deadline, info.get("tz"), language)
+        board = mail_picture(rt.games, table, seat, deadline_text)
         invitation = version == 1
         answer = reply_to.for_seat(rt, table, seat) if is_turn else None
         stranger = invitation and not players.is_verified(rt.redis, info["pid"])
@@ -160,8 +178,9 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
             "act_url": rt.url("/m/" + seat_token(rt.redis, rt.links, game_id, seat, "act",
                                                  table.version)),
             "summary": table.game.summary(table.state, seat),
-            "picture": None if board else _picture(rt, table, seat), "names": table.names,
-            "deadline": local_time(deadline, info.get("tz")), "countdown": countdown,
+            "picture": None if board else _picture(rt, table, seat, language),
+            "names": table.names, "deadline": deadline_text, "countdown": countdown,
+            "countdown_first": _first_upper(i18n.translate(countdown, language)),
             "fork": fork, "step": step,
             "menu": answer.menu_lines if answer else [],
             "example": answer.example if answer else "",
@@ -169,14 +188,15 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
             "foreign": table_talk.foreign_reply_note(rt, game_id, seat),
         }
         name = table.game.name
-        subject = (f"Reminder: your move in {name}" if reminder else
-                   f"Your move goes on in {name}" if step else
-                   f"Your move in {name}" if is_turn else f"You are invited to play {name}")
+        subject: Text = (T("Reminder: your move in %(game)s", game=name) if reminder else
+                         T("Your move goes on in %(game)s", game=name) if step else
+                         T("Your move in %(game)s", game=name) if is_turn else
+                         T("You are invited to play %(game)s", game=name))
         if countdown:
-            subject += f" ({countdown})"
+            subject = T("%(subject)s (%(countdown)s)", subject=subject, countdown=countdown)
         return render(rt, "turn", subject, info["email"], f"{kind}:{game_id}:{version}:{seat}",
                       ctx, ctx["unsubscribe_url"], board,
-                      reply_to=answer.reply_to if answer else None)
+                      reply_to=answer.reply_to if answer else None, language=language)
 
     def done() -> None:
         if not reminder and not step:
@@ -198,9 +218,11 @@ def send_undo(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
         ctx = _common(rt, game_id, seat, info) | {
             "game": table.game, "asker": table.names[pending["seat"]], "names": table.names,
             "move": pending.get("move"), "move_version": pending["to"] + 1}
-        return render(rt, "undo", f"{ctx['asker']} asks to take back a move in "
-                       f"{table.game.name}", info["email"], f"undo:{game_id}:{version}:{seat}",
-                       ctx, ctx["unsubscribe_url"], mail_picture(rt.games, table, seat))
+        return render(rt, "undo", T("%(asker)s asks to take back a move in %(game)s",
+                                    asker=ctx["asker"], game=table.game.name),
+                      info["email"], f"undo:{game_id}:{version}:{seat}",
+                      ctx, ctx["unsubscribe_url"], mail_picture(rt.games, table, seat),
+                      language=info["language"])
 
     def done() -> None:
         notice_done(rt, game_id, f"undo:{version}:{seat}")
@@ -232,10 +254,12 @@ def send_vote(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
             "game": table.game, "names": table.names, "proposer": table.names[vote.seat],
             "kind": vote.kind, "what": votes.WHAT[vote.kind],
             "needed": votes.needed(vote.kind, len(table.names)),
-            "expires": local_time(vote.expires, info.get("tz"))}
-        return render(rt, "vote", f"{ctx['proposer']} proposes to "
-                       f"{_vote_subject(vote.kind, table.game.name)}", info["email"],
-                       f"vote:{game_id}:{version}:{seat}", ctx, ctx["unsubscribe_url"])
+            "expires": i18n.local_time(vote.expires, info.get("tz"), info["language"])}
+        return render(rt, "vote", T("%(proposer)s proposes to %(what)s",
+                                    proposer=ctx["proposer"],
+                                    what=_vote_subject(vote.kind, table.game.name)),
+                      info["email"], f"vote:{game_id}:{version}:{seat}", ctx,
+                      ctx["unsubscribe_url"], language=info["language"])
 
     def done() -> None:
         notice_done(rt, game_id, f"vote:{version}:{seat}")
@@ -243,9 +267,10 @@ def send_vote(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
     return send_once(rt, marker, build, done)
 
 
-def _vote_subject(kind: str, game: str) -> str:
+def _vote_subject(kind: str, game: str) -> Text:
     """What a vote of ``kind`` asks, with the game's name: "end The King's Guild early"."""
-    return f"abandon {game}" if kind == "abandon" else f"end {game} early"
+    return T("abandon %(game)s", game=game) if kind == "abandon" else \
+        T("end %(game)s early", game=game)
 
 
 def send_vote_refused(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
@@ -262,13 +287,13 @@ def send_vote_refused(rt: Runtime, game_id: str, version: int, seat: int) -> boo
         kind = cast.data.get("kind") or rt.store.read(
             game_id, cast.data["vote"], cast.data["vote"])[0].data["kind"]
         refuser = table.names[cast.data["seat"]]
-        what = "abandon the game" if kind == "abandon" else "end the game early"
+        what = T("abandon the game") if kind == "abandon" else T("end the game early")
         ctx = _common(rt, game_id, seat, info) | {
             "game": table.game, "refuser": refuser, "what": what}
-        return render(rt, "vote_refused", f"{refuser} refused to "
-                       f"{_vote_subject(kind, table.game.name)}", info["email"],
-                       f"vote-refused:{game_id}:{version}:{seat}", ctx,
-                       ctx["unsubscribe_url"])
+        return render(rt, "vote_refused", T("%(refuser)s refused to %(what)s", refuser=refuser,
+                                            what=_vote_subject(kind, table.game.name)),
+                      info["email"], f"vote-refused:{game_id}:{version}:{seat}", ctx,
+                      ctx["unsubscribe_url"], language=info["language"])
 
     def done() -> None:
         notice_done(rt, game_id, f"vote-refused:{version}:{seat}")
@@ -307,7 +332,7 @@ def _stand_in(rt: Runtime, game_id: str, turn: int, late: int, seat: int
                                               "names": before.names}, seat))
         elif event.type in (ev.TIMED_OUT, ev.GAME_ENDED):
             break
-    return policy or "wait", "; ".join(played) or None
+    return policy or "wait", join(played, "; ") if played else None
 
 
 def send_timed_out(rt: Runtime, game_id: str, version: int, late: int, seat: int) -> bool:
@@ -324,10 +349,12 @@ def send_timed_out(rt: Runtime, game_id: str, version: int, late: int, seat: int
             "game": table.game, "late": table.names[late], "is_late": late == seat,
             "policy": policy if policy in ("skip", "auto", "bot", "forfeit") else "wait",
             "played": played}
-        subject = (f"Your deadline passed in {table.game.name}" if late == seat else
-                   f"{table.names[late]} missed the deadline in {table.game.name}")
+        subject = (T("Your deadline passed in %(game)s", game=table.game.name) if late == seat
+                   else T("%(late)s missed the deadline in %(game)s", late=table.names[late],
+                          game=table.game.name))
         return render(rt, "timeout", subject, info["email"],
-                       f"timeout:{game_id}:{version}:{late}:{seat}", ctx, ctx["unsubscribe_url"])
+                      f"timeout:{game_id}:{version}:{late}:{seat}", ctx, ctx["unsubscribe_url"],
+                      language=info["language"])
 
     return send_once(rt, marker, build, lambda: None)
 
@@ -341,15 +368,18 @@ def send_ended(rt: Runtime, game_id: str, seat: int) -> bool:
         if info is None:
             return None
         table = rt.games.load(game_id)
+        outcome = dict(table.outcome() or {})
+        if outcome.get("winner"):  # an early end's winner, said in the reader's language
+            outcome["winner"] = votes.winner_line(outcome, table.names)
         ctx = _common(rt, game_id, seat, info) | {
             "game": table.game, "table": table, "seat": seat, "names": table.names,
-            "outcome": table.outcome(), "secret": (table.revealed_secrets or [""])[-1],
+            "outcome": outcome, "secret": (table.revealed_secrets or [""])[-1],
             "ended_line": votes.ended_line(table.outcome() or {}, table.names),
             "summary": table.game.summary(table.state, seat),
         }
-        return render(rt, "ended", f"Game over: {table.game.name}", info["email"],
-                       f"ended:{game_id}:{seat}", ctx, ctx["unsubscribe_url"],
-                       mail_picture(rt.games, table, seat))
+        return render(rt, "ended", T("Game over: %(game)s", game=table.game.name),
+                      info["email"], f"ended:{game_id}:{seat}", ctx, ctx["unsubscribe_url"],
+                      mail_picture(rt.games, table, seat), language=info["language"])
 
     def done() -> None:
         for ident in rt.redis.hkeys(key(game_id, "pending")):

@@ -35,13 +35,14 @@ from events import history, talk
 from events.envelope import seat_actor
 from events.store import ConflictError, key, keyed_writer_token
 from games.protocol import IllegalMove
-from worker import commands, consent, forced, inbox, leave, players, reply_to, table_talk
+from games.text import T, Text
+from worker import commands, consent, forced, i18n, inbox, leave, players, reply_to, table_talk
 from worker.current import runtime
 from worker.inbound_mail import InboundMail, from_raw, from_sendgrid
 from worker.links import LinkError, api_generation, reply_token_of
 from worker.mail import Email
 from worker.menu import NotAMove, build, looks_like_a_move
-from worker.notify import send_turn, unsubscribe_url
+from worker.notify import language_of_seat, send_turn, unsubscribe_url
 from worker.picture_mail import mail_picture
 from worker.projection import request_projection
 from worker.runtime import Runtime
@@ -54,7 +55,7 @@ ANSWERS_PER_HOUR = 20  # every answer to a seat, commands included: no mail loop
 RESIGN_CONFIRM_SECONDS = 2 * 24 * 3600
 MAX_FORCED_WAITS = 8  # rounds of "play the forced moves, read again" after a reply's move
 SAID_BY_MAIL_PER_HOUR = 20  # as the page's TALK_LIMIT_PER_SEAT: a seat's messages by email
-MOVED_ON = "The game has moved on since that email: your reply changed nothing."
+MOVED_ON = T("The game has moved on since that email: your reply changed nothing.")
 _MESSAGE_ID = re.compile(r"^[\x21-\x7e]{1,250}$")
 
 
@@ -90,6 +91,8 @@ def read(stored: dict) -> InboundMail:
 class Reply:
     """One reply being decided."""
 
+    language = i18n.DEFAULT  # its answers' language: the seat's (set by decide)
+
     def __init__(self, rt: Runtime, key_: str, mail: InboundMail, door: str) -> None:
         self.rt, self.key, self.mail, self.door = rt, key_, mail, door
 
@@ -115,11 +118,12 @@ class Reply:
             return "ignored: not the seat's address"
         if self.door == "sendgrid" and mail.authenticated is not True:
             return "ignored: the sender passed neither SPF nor DKIM"
-        if self.link.generation != api_generation(rt.redis, self.game_id, self.seat):
-            return self.refuse("This email's reply address was revoked (its player signed "
-                               "out everywhere or asked for new links). Answer your latest "
-                               "email from the game instead.")
         pid = players.seat_player(rt.redis, self.info)
+        self.language = language_of_seat(rt, pid, self.info)  # of every answer
+        if self.link.generation != api_generation(rt.redis, self.game_id, self.seat):
+            return self.refuse(T("This email's reply address was revoked (its player signed "
+                                 "out everywhere or asked for new links). Answer your latest "
+                                 "email from the game instead."))
         if pid:
             players.verify(rt.redis, pid)  # a reply from the address proves it
         return self._act()
@@ -182,19 +186,20 @@ class Reply:
         if rt.store.written_by(game_id, version, writer) is not None:
             return "moved (before a retry)"
         if now.ended:
-            return self.refuse("The game is over: your reply changed nothing.")
+            return self.refuse(T("The game is over: your reply changed nothing."))
         menu = self._menu_then()
         if menu is None or not rt.games.turn_unchanged(game_id, seat, version, now.version):
             return self.refuse(MOVED_ON, moved_on=True)
         try:
             move = menu.resolve(line)
         except NotAMove as exc:
-            return self.refuse(f'"{line.strip()}" is not one of your moves: {exc.reason}')
+            return self.refuse(T('"%(line)s" is not one of your moves: %(reason)s',
+                                 line=line.strip(), reason=exc.reason))
         try:
             event, after, _ = rt.games.play_move_then(game_id, seat, move, version,
                                                        same_turn=True, writer=writer)
         except IllegalMove as exc:
-            return self.refuse(f"That move is not allowed: {exc.reason}")
+            return self.refuse(T("That move is not allowed: %(reason)s", reason=exc.reason))
         except ConflictError:
             if rt.store.written_by(game_id, version, writer) is not None:
                 return "moved (before a retry)"
@@ -205,8 +210,8 @@ class Reply:
             send_turn(rt, game_id, after.version, seat, step=True)
         pid = players.seat_player(rt.redis, self.info)
         if pid and players.prefs(rt.redis, pid)["confirm"]:
-            self.answer("confirm", [f"Your move was played: {menu.label_of(move)}."],
-                        menu=False)
+            self.answer("confirm", [T("Your move was played: %(move)s.",
+                                      move=menu.label_of(move))], menu=False)
         return f"moved: {move.get('type', '?')} at version {event.version}"
 
     def _after_forced_moves(self, table):
@@ -230,22 +235,22 @@ class Reply:
         rt = self.rt
         allowed, why = rt.games.can_take_back(self.game_id, self.seat)
         if not allowed:
-            return self.refuse(f"Your last move cannot be taken back: {why}" if why else
-                               "You have no move to take back.")
+            return self.refuse(T("Your last move cannot be taken back: %(why)s", why=why)
+                               if why else T("You have no move to take back."))
         try:
             event = rt.games.request_undo(self.game_id, self.seat)
         except IllegalMove as exc:
-            return self.refuse(f"No take-back: {exc.reason}")
+            return self.refuse(T("No take-back: %(reason)s", reason=exc.reason))
         request_projection(rt.enqueuer, self.game_id, event.version)
-        return self.answer("undo", ["You asked the table to take back your last move. "
-                                    "The others are asked by email; you will hear."])
+        return self.answer("undo", [T("You asked the table to take back your last move. "
+                                      "The others are asked by email; you will hear.")])
 
     def _resign(self, _command: commands.Command) -> str:
         self.rt.redis.set(key(self.game_id, f"resign-asked:{self.seat}"), self.key,
                           ex=RESIGN_CONFIRM_SECONDS)
         return self.answer("resign", [
-            "Do you really want to resign? Resigning ends the game for everyone, with you "
-            "ranked last.", 'Reply "yes" to this email to confirm (within two days).'])
+            T("Do you really want to resign? Resigning ends the game for everyone, with you "
+              "ranked last."), T('Reply "yes" to this email to confirm (within two days).')])
 
     def _resign_asked(self) -> bool:
         return bool(self.rt.redis.exists(key(self.game_id, f"resign-asked:{self.seat}")))
@@ -255,11 +260,12 @@ class Reply:
         try:
             event = rt.games.resign(self.game_id, self.seat)
         except (IllegalMove, ConflictError) as exc:
-            return self.refuse(f"You could not resign: {getattr(exc, 'reason', exc)}")
+            return self.refuse(T("You could not resign: %(reason)s",
+                                 reason=getattr(exc, "reason", str(exc))))
         rt.redis.delete(key(self.game_id, f"resign-asked:{self.seat}"))
         request_projection(rt.enqueuer, self.game_id, event.version)
-        return self.answer("yes", ["You resigned: the game is over. The result follows in "
-                                   "its own email."])
+        return self.answer("yes", [T("You resigned: the game is over. The result follows in "
+                                     "its own email.")])
 
     def _away(self, command: commands.Command) -> str:
         rt = self.rt
@@ -269,43 +275,47 @@ class Reply:
         try:
             leave.declare(rt, self.game_id, self.seat, start, until)
         except (IllegalMove, ConflictError) as exc:
-            return self.refuse(f"Your leave was not booked: {getattr(exc, 'reason', exc)}")
+            return self.refuse(T("Your leave was not booked: %(reason)s",
+                                 reason=getattr(exc, "reason", str(exc))))
         return self.answer("away", [
-            f"You are away until {until:%Y-%m-%d %H:%M} UTC: your clock stops meanwhile."])
+            T("You are away until %(until)s: your clock stops meanwhile.",
+              until=i18n.local_time(until, self.info.get("tz"), self.language))])
 
     def _history(self, command: commands.Command) -> str:
         table = self.rt.games.load(self.game_id)
         lines = history.lines(self.rt.store, self.game_id, table.game, table.names,
                               self.seat, last=command.count or 15)
-        return self.answer("history", ["The latest moves:"],
-                           listing=[f"{line['version']}. {line['text']}" for line in lines])
+        return self.answer("history", [T("The latest moves:")],
+                           listing=[f"{line['version']}. "
+                                    f"{i18n.translate(line['text'], self.language)}"
+                                    for line in lines])
 
     def _board(self, _command: commands.Command) -> str:
-        return self.answer("board", ["The game as it stands:"], picture=True)
+        return self.answer("board", [T("The game as it stands:")], picture=True)
 
     def _help(self, _command: commands.Command) -> str:
-        return self.answer("help", ["What you can write in a reply, one per line:"],
+        return self.answer("help", [T("What you can write in a reply, one per line:")],
                            listing=commands.HELP)
 
     def _stop(self, _command: commands.Command) -> str:
         consent.set_muted(self.rt.store, self.game_id, self.seat, True)
         return self.answer("stop", [
-            "You will get no more emails from this game. Your game page still works; "
-            "turn emails come back when you switch them on there."], menu=False)
+            T("You will get no more emails from this game. Your game page still works; "
+              "turn emails come back when you switch them on there.")], menu=False)
 
     # -- answers -------------------------------------------------------------------------
-    def refuse(self, reason: str, moved_on: bool = False) -> str:
+    def refuse(self, reason: str | Text, moved_on: bool = False) -> str:
         """Answer a reply that could not act (at most REFUSALS_PER_HOUR per seat)."""
         sent = self._send("refused", [reason], refusal=True)
         return "refused" + (" (moved on)" if moved_on else "") + ("" if sent else ", unanswered")
 
-    def answer(self, what: str, lines: list[str], listing: list[str] | None = None,
+    def answer(self, what: str, lines: list[str | Text], listing: list[str] | None = None,
                picture: bool = False, menu: bool = True) -> str:
         """Answer a command with one email; ``what`` the command, for the outcome."""
         self._send(what, lines, listing=listing, picture=picture, menu=menu)
         return what
 
-    def _send(self, what: str, lines: list[str], *, refusal: bool = False,
+    def _send(self, what: str, lines: list[str | Text], *, refusal: bool = False,
               listing: list[str] | None = None, picture: bool = False,
               menu: bool = True) -> bool:
         rt, game_id, seat = self.rt, self.game_id, self.seat
@@ -327,7 +337,8 @@ class Reply:
                        generation=api_generation(rt.redis, game_id, seat))),
                    "unsubscribe_url": unsubscribe, "quoted": self.mail.new_text[:2000]}
             board = mail_picture(rt.games, table, seat) if picture else None
-            subject = self.mail.subject or f"Your reply in {table.game.name}"
+            subject = self.mail.subject or i18n.translate(
+                T("Your reply in %(game)s", game=table.game.name), self.language)
             if not subject.lower().startswith("re:"):
                 subject = "Re: " + subject
             headers = {"Auto-Submitted": "auto-replied"}  # RFC 3834: auto-repliers keep out
@@ -336,7 +347,8 @@ class Reply:
                             "References": f"<{self.mail.message_id}>"}
             return render(rt, "answer", subject, self.info["email"],
                           f"answer:{game_id}:{self.key}", ctx, unsubscribe, board,
-                          reply_to=answerable.reply_to, headers=headers)
+                          reply_to=answerable.reply_to, headers=headers,
+                          language=self.language)
 
         return send_once(rt, marker, build, lambda: None)
 

@@ -23,6 +23,7 @@ import time
 
 import redis
 
+from worker.i18n import DEFAULT, email_env, translate
 from worker.inbound_mail import REPLY_MARKER  # an answerable email's first line
 from worker.lease import lease
 from worker.mail import Email, MailError
@@ -81,17 +82,25 @@ def mark(rt: Runtime, marker: str, value: str) -> None:
 
 def render(rt: Runtime, name: str, subject: str, to: str, mail_key: str, context: dict,
            unsubscribe_url: str, board: MailPicture | None = None,
-           reply_to: str | None = None, headers: dict[str, str] | None = None) -> Email:
-    """The email from its two templates; ``board`` (the picture) is shown inline;
-    ``unsubscribe_url``: its one-click unsubscribe link (RFC 8058); ``reply_to``: the
-    address a reply goes to (a seat's turn: see worker.replies), if any; ``headers``:
-    more headers (an answer's In-Reply-To)."""
-    context = context | {"board": board, "reply_marker": REPLY_MARKER if reply_to else None}
-    text = rt.emails.get_template(f"email/{name}.txt").render(**context)
-    html = rt.emails.get_template(f"email/{name}.html").render(**context)
+           reply_to: str | None = None, headers: dict[str, str] | None = None,
+           language: str = DEFAULT) -> Email:
+    """The email from its two templates, in the reader's ``language`` (its subject is
+    the caller's, said in that language already: ``worker.i18n.gettext``); ``board``
+    (the picture) is shown inline; ``unsubscribe_url``: its one-click unsubscribe link
+    (RFC 8058); ``reply_to``: the address a reply goes to (a seat's turn: see
+    worker.replies), if any; ``headers``: more headers (an answer's In-Reply-To).
+
+    The templates are rendered by :func:`worker.i18n.email_env` of the language (one
+    compiled set per language and process); a game's Text in the context, printed or
+    filled into a message, is said in that language."""
+    env = email_env(language)
+    context = context | {"board": board, "reply_marker": REPLY_MARKER if reply_to else None,
+                         "language": language}
+    text = env.get_template(f"email/{name}.txt").render(**context)
+    html = env.get_template(f"email/{name}.html").render(**context)
     headers = {**(headers or {}), "List-Unsubscribe": f"<{unsubscribe_url}>",
                "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
     if reply_to:
         headers["Reply-To"] = reply_to
-    return Email(to=to, subject=subject, text=text, html=html, key=mail_key,
-                 headers=headers, inline=(board.image,) if board else ())
+    return Email(to=to, subject=str(translate(subject, language)), text=text, html=html,
+                 key=mail_key, headers=headers, inline=(board.image,) if board else ())

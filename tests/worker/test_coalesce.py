@@ -12,6 +12,7 @@ from rq.job import Job, JobStatus
 
 from tests.support import PLAYERS, TEST_DEFAULTS
 from worker import jobs, process, projection
+from worker.i18n import email_env
 from worker.queue import MAIL_QUEUE_NAME, QUEUE_NAME, QUEUES
 from worker.runtime import Runtime, set_runtime
 
@@ -141,15 +142,17 @@ def test_a_job_that_hangs_still_times_out_without_a_fork(rq_rt):
 
 
 def test_jobs_in_one_worker_share_one_runtime_and_its_compiled_templates(rq_rt):
+    emails = email_env("en")  # the email templates of English readers, one set a process
+    emails.cache.clear()
     gid = rq_rt.games.create("test-race", PLAYERS, {"target": 30}).game_id
     jobs.request_projection(rq_rt.enqueuer, gid, 1)
     process.make_worker(rq_rt.rq_redis, QUEUE_NAME).work(burst=True)
     assert rq_rt.redis.zcard("rp:outbox") == len(PLAYERS)  # both invitations, in-process
-    compiled = dict(rq_rt.emails.cache)
-    assert compiled  # the templates were compiled once, in this process's runtime ...
+    compiled = dict(emails.cache)
+    assert compiled  # the templates were compiled once, in this process ...
     jobs.request_projection(rq_rt.enqueuer, gid, play_one(rq_rt, gid))
     process.make_worker(rq_rt.rq_redis, QUEUE_NAME).work(burst=True)
-    assert all(rq_rt.emails.cache[k] is t for k, t in compiled.items())  # ... and reused
+    assert all(emails.cache[k] is t for k, t in compiled.items())  # ... and reused
 
 
 def test_a_worker_takes_emails_after_projections_but_not_never(rq_rt):
