@@ -165,7 +165,7 @@ def send_turn(rt: Runtime, game_id: str, version: int, seat: int, reminder: bool
         countdown = countdown_text(deadline, rt.now()) if is_turn else None
         language = info["language"]
         deadline_text = i18n.local_time(deadline, info.get("tz"), language)
-        board = mail_picture(rt.games, table, seat, deadline_text)
+        board = mail_picture(rt.games, table, seat, deadline_text, language=language)
         invitation = version == 1
         answer = reply_to.for_seat(rt, table, seat) if is_turn else None
         stranger = invitation and not players.is_verified(rt.redis, info["pid"])
@@ -221,7 +221,8 @@ def send_undo(rt: Runtime, game_id: str, version: int, seat: int) -> bool:
         return render(rt, "undo", T("%(asker)s asks to take back a move in %(game)s",
                                     asker=ctx["asker"], game=table.game.name),
                       info["email"], f"undo:{game_id}:{version}:{seat}",
-                      ctx, ctx["unsubscribe_url"], mail_picture(rt.games, table, seat),
+                      ctx, ctx["unsubscribe_url"],
+                      mail_picture(rt.games, table, seat, language=info["language"]),
                       language=info["language"])
 
     def done() -> None:
@@ -379,7 +380,8 @@ def send_ended(rt: Runtime, game_id: str, seat: int) -> bool:
         }
         return render(rt, "ended", T("Game over: %(game)s", game=table.game.name),
                       info["email"], f"ended:{game_id}:{seat}", ctx, ctx["unsubscribe_url"],
-                      mail_picture(rt.games, table, seat), language=info["language"])
+                      mail_picture(rt.games, table, seat, language=info["language"]),
+                      language=info["language"])
 
     def done() -> None:
         for ident in rt.redis.hkeys(key(game_id, "pending")):

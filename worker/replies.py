@@ -336,7 +336,8 @@ class Reply:
                        game_id, seat, "play",
                        generation=api_generation(rt.redis, game_id, seat))),
                    "unsubscribe_url": unsubscribe, "quoted": self.mail.new_text[:2000]}
-            board = mail_picture(rt.games, table, seat) if picture else None
+            board = mail_picture(rt.games, table, seat, language=self.language) if picture \
+                else None
             subject = self.mail.subject or i18n.translate(
                 T("Your reply in %(game)s", game=table.game.name), self.language)
             if not subject.lower().startswith("re:"):
