@@ -17,28 +17,46 @@ data file, extracted by :func:`extract_names` from the data files themselves.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from typing import Any
 
 
 class Text(str):
-    """An English text with its message id and values (see the module's docstring)."""
+    """An English text with its message id and values (see the module's docstring), and
+    the game whose catalog says it first (``domain``: the package that made it)."""
 
     msgid: str
     plural: str | None
     n: int | None
     values: dict[str, Any]
+    domain: str | None = None
 
     def __new__(cls, msgid: str, values: dict[str, Any] | None = None,
-                plural: str | None = None, n: int | None = None) -> Text:
+                plural: str | None = None, n: int | None = None,
+                domain: str | None = None) -> Text:
         values = values or {}
         chosen = plural if plural is not None and n != 1 else msgid
         self = super().__new__(cls, chosen % values if values else chosen)
         self.msgid, self.plural, self.n, self.values = msgid, plural, n, values
+        self.domain = domain if domain is not None else _maker()
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:  # copies and pickles stay Texts
-        return (Text, (self.msgid, self.values, self.plural, self.n))
+        return (Text, (self.msgid, self.values, self.plural, self.n, self.domain))
+
+
+def _maker() -> str | None:
+    """The game package whose code made the Text being built (``kings_guild`` for code in
+    ``games.kings_guild.*``), else None: a game's words are looked up in its own catalog
+    first, so two games may say one English word differently (a tavern is a "Taverne" in
+    one game and a "Schenke" in another)."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_globals.get("__name__") == __name__:
+        frame = frame.f_back
+    module = frame.f_globals.get("__name__", "") if frame is not None else ""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 and parts[0] == "games" else None
 
 
 def T(msgid: str, /, **values: Any) -> Text:  # noqa: N802 - gettext's keyword style

@@ -81,12 +81,25 @@ def test_the_compiled_catalog_is_the_current_one(domain):
 
 
 def test_a_games_catalog_is_merged_with_the_services():
-    """A game's words come from its own catalog, the service's from theirs, in one lookup."""
-    merged = i18n.translations("de")
+    """A game's words come from its own catalog, the service's from theirs, in one lookup;
+    where two catalogs say one message id differently, a game's Text takes its game's."""
     for domain in DOMAINS:
+        own = None if domain.name == "messages" else domain.name
+        merged = i18n.translations("de", own)
         for message in catalog("de", domain):
             if message.id and isinstance(message.id, str):
                 assert merged.ugettext(message.id) == message.string, (domain.name, message.id)
+
+
+def test_a_text_made_by_a_game_is_said_in_its_games_words_first():
+    from games.text import Text
+    made_here = T("Ann")  # made outside any game: the service's catalog first
+    assert made_here.domain is None
+    for domain in DOMAINS[1:]:
+        said = {m.id: m.string for m in catalog("de", domain) if isinstance(m.id, str)}
+        for msgid, german in list(said.items())[:50]:
+            if "%" not in msgid:
+                assert i18n.translate(Text(msgid, domain=domain.name), "de") == german
 
 
 @pytest.mark.parametrize("asked, got", [("de", "de"), ("de-AT", "de"), ("de_DE", "de"),

@@ -48,28 +48,34 @@ def language_of(asked: str | None) -> str:
 
 
 @cache
-def translations(language: str) -> NullTranslations:
+def translations(language: str, domain: str | None = None) -> NullTranslations:
     """The compiled catalogs of ``language``, the service's and every game's merged into
-    one (English, or a language we lack: no translation).  A game's message id that is
-    also the service's means the same words, so which one wins does not matter."""
+    one (English, or a language we lack: no translation).  Where two say one message id
+    differently, ``domain``'s own words win (a game's, see
+    :attr:`games.text.Text.domain`), then the service's, then the other games'."""
     language = language_of(language)
     if language == DEFAULT:
         return NullTranslations()
-    found = Translations.load(str(translations_dir()), [language], DOMAIN)
-    for game in GAMES:
-        own = Translations.load(str(translations_dir()), [language], game)
-        if isinstance(own, Translations) and isinstance(found, Translations):
-            found.merge(own)
+    order = [g for g in GAMES if g != domain] + [DOMAIN] + ([domain] if domain in GAMES else [])
+    found: NullTranslations = NullTranslations()
+    for name in order:  # merged later wins
+        loaded = Translations.load(str(translations_dir()), [language], name)
+        if not isinstance(loaded, Translations):
+            continue
+        if isinstance(found, Translations):
+            found.merge(loaded)
+        else:
+            found = loaded
     return found
 
 
 def translate(value: Any, language: str) -> Any:
     """``value`` said in ``language`` if it is a game's :class:`~games.text.Text` (its
-    values translated too), else ``value`` itself.  A message the catalog lacks stays
-    English."""
+    values translated too; a game's own words from its own catalog first), else
+    ``value`` itself.  A message the catalog lacks stays English."""
     if not isinstance(value, Text) or language_of(language) == DEFAULT:
         return value
-    catalog = translations(language)
+    catalog = translations(language, value.domain)
     values = {k: translate(v, language) for k, v in value.values.items()}
     said = catalog.ungettext(value.msgid, value.plural, value.n) if value.plural \
         else catalog.ugettext(value.msgid)
