@@ -33,6 +33,7 @@ from games.svg import seat_colour
 from service import away, optout
 from service.api import request_time, vote_hours
 from service.current import after_append, rt
+from service.i18n import seat_reader
 from service.picture import (
     chart_names,
     fallback_label,
@@ -373,6 +374,7 @@ def mute(token: str):
         seat = optout.set_muted(link.game_id, link.seat, request.form.get("muted") == "1")
     else:
         seat = (runtime.store.get_json(link.game_id, "seats") or [{}])[link.seat]
+    seat_reader(runtime.redis, seat)
     return render_template("mute.html", seat=seat, token=token, game_id=link.game_id)
 
 

@@ -28,6 +28,7 @@ from service.auth import player
 from service.bodies import body
 from service.current import after_append, rt
 from service.errors import ApiError
+from service.i18n import local_datetime
 from service.play import _page, verify_seat
 from worker.links import Link, check_current
 
@@ -58,12 +59,12 @@ def _zone(name: str | None) -> ZoneInfo:
 
 
 def _when(iso: str, zone: ZoneInfo) -> str:
-    """A message's time, short: ``3 Mar 14:05 CET``."""
+    """A message's time, short, in the page's language: ``3 Mar 14:05 CET``."""
     try:
-        local = datetime.fromisoformat(iso).astimezone(zone)
+        datetime.fromisoformat(iso)
     except ValueError:
         return ""
-    return f"{local.day} {local:%b %H:%M %Z}"
+    return local_datetime(iso, zone.key, "short") or ""
 
 
 @bp.post("/play/<token>/messages")
