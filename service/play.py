@@ -81,6 +81,7 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
     longer act; ``token`` (the API token) is shown only when the personal page was asked.
     """
     runtime = rt()
+    _reader(link)
     # no reminder for who just looked
     quiet.seen(runtime.redis, link.game_id, link.seat, runtime.seen_notes)
     if link.purpose == "act" and stale is None:
@@ -139,6 +140,13 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
     ), status
 
 
+def _reader(link: Link) -> None:
+    """The page is in its seat's language: the player's own setting, else the seat's
+    (from the lobby or the API), else the browser's."""
+    seats = rt().store.get_json(link.game_id, "seats") or []
+    seat_reader(rt().redis, seats[link.seat] if 0 <= link.seat < len(seats) else {})
+
+
 def _played_for_you(runtime, table, seat: int, moves: list[dict]) -> str | None:
     """The label of ``seat``'s only move if the worker is about to play it for them (a
     forced move, the player's setting on), else None."""
@@ -188,6 +196,7 @@ def at_version(token: str, version: int):
     from service.limits import take_history_version
     runtime = rt()
     link = check_current(runtime.redis, runtime.links, token, "play")
+    _reader(link)
     last = runtime.store.version(link.game_id)
     if not 1 <= version <= last:
         abort(404)
