@@ -15,7 +15,8 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from flask import Flask, g, has_request_context, request
+from babel import dates
+from flask import Flask, g, has_app_context, has_request_context, request
 from flask_babel import Babel, format_datetime, gettext, refresh
 
 from worker.i18n import DEFAULT, LANGUAGES, finalizer, language_of, translations_dir
@@ -66,15 +67,15 @@ def register(app: Flask) -> None:
 
 
 # How a page writes a moment, as Babel date patterns; each language has its own in the
-# catalog (German: "EEEE, d. MMMM y, HH:mm zzz").
-# long, a deadline's: Saturday 5 December 2026, 09:30 CET; medium, a clock's: Sat 5 Dec
-# 2026, 09:30 CET; short, a message's: 5 Dec 09:30 CET
+# catalog (German: "EEEE, d. MMMM y, HH:mm").
+# long, a deadline's: Saturday 05 December 2026, 09:30 CET; medium, a clock's: Sat 05 Dec
+# 2026, 09:30 CET; short, a message's: 5 Dec 09:30 CET; numeric, a vote's: 2026-12-05 09:30 CET
 def N_(message: str) -> str:  # noqa: N802 - gettext's marker: extracted, said later
     return message
 
 
-_PATTERNS = {"long": N_("EEEE dd MMMM y, HH:mm zzz"), "medium": N_("EEE dd MMM y, HH:mm zzz"),
-             "short": N_("d MMM HH:mm zzz")}
+_PATTERNS = {"long": N_("EEEE dd MMMM y, HH:mm"), "medium": N_("EEE dd MMM y, HH:mm"),
+             "short": N_("d MMM HH:mm"), "numeric": N_("y-MM-dd HH:mm")}
 
 
 def local_datetime(when: str | float | datetime | None, tz: str | None,
@@ -95,5 +96,9 @@ def local_datetime(when: str | float | datetime | None, tz: str | None,
         return str(when)
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    pattern = gettext(_PATTERNS.get(size, _PATTERNS["long"]))
-    return format_datetime(moment.astimezone(zone), pattern, rebase=False)
+    pattern, local = _PATTERNS.get(size, _PATTERNS["long"]), moment.astimezone(zone)
+    if not has_app_context():  # a script, not a page: English
+        said = dates.format_datetime(local, pattern, locale=DEFAULT)
+    else:
+        said = format_datetime(local, gettext(pattern), rebase=False)
+    return f"{said} {local:%Z}"  # the zone as the tz database abbreviates it: CET, UTC

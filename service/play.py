@@ -30,10 +30,11 @@ from events.store import ConflictError
 from events.votes import WHAT, ended_line, needed
 from games.protocol import IllegalMove
 from games.svg import seat_colour
+from games.text import T
 from service import away, optout
 from service.api import request_time, vote_hours
 from service.current import after_append, rt
-from service.i18n import seat_reader
+from service.i18n import local_datetime, seat_reader
 from service.picture import (
     chart_names,
     fallback_label,
@@ -57,9 +58,10 @@ from worker.links import (
 
 bp = Blueprint("play", __name__)
 
-USED = "This link was already used: each move link in an email works once."
-MOVED_ON = "The game has moved on since this email was sent, so this link can no longer " \
-           "make a move."
+# the page's messages are games.text Texts: English, said again in the reader's language
+USED = T("This link was already used: each move link in an email works once.")
+MOVED_ON = T("The game has moved on since this email was sent, so this link can no longer "
+             "make a move.")
 
 
 def _stale_reason(link: Link) -> str | None:
@@ -116,6 +118,7 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
     return render_template(
         "game.html", table=table, game=game, seat=link.seat, names=table.names,
         view=game.view(table.state, link.seat), choices=choices, to_act=to_act,
+        waiting=", ".join(table.names[s] for s in sorted(to_act)),
         outcome=table.outcome() if table.ended else None, post_url=post_url, error=error,
         notice=notice, history=history_lines, recent=_since_last_turn(history_lines, link.seat),
         rules=game.rules_summary(),
@@ -132,7 +135,7 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
         builder=_builder_data(choices),
         target_names=_target_names(choices, picture),
         played_for_you=played_for_you,
-        deadline=deadline, due=due if not table.ended else None,
+        deadline=local_datetime(due, tz), due=due if not table.ended else None,
         time_left=time_left(due, request_time()) if not table.ended else None,
         seat_colour=seat_colour(link.seat),
         scrub_url=url_for("play.at_version", token=play_token,
@@ -219,7 +222,8 @@ def at_version(token: str, version: int):
         view=game.view(table.state, link.seat), version=version, last=last,
         line=history.describe_in_log(runtime.store, link.game_id, event, game, table.names,
                                      link.seat), event=event,
-        when=local_time(event.at, seat_clock(runtime.games, link.game_id, link.seat, set())[1]),
+        when=local_datetime(event.at, seat_clock(runtime.games, link.game_id, link.seat,
+                                                 set())[1]),
         picture=Markup(picture) if picture else None,  # noqa: S704 - escaped by games.svg
         chart=Markup(chart) if chart else None,  # noqa: S704
         token=token, play_url=url_for("play.page", token=token))
@@ -236,9 +240,9 @@ def _apply(link: Link, *, same_turn: bool = False) -> Event:
         move = json.loads(raw)
         expected_version = link.version if same_turn else int(expected)
     except ValueError:
-        raise IllegalMove("Choose one of the moves listed.") from None
+        raise IllegalMove(T("Choose one of the moves listed.")) from None
     if not isinstance(move, dict):
-        raise IllegalMove("Choose one of the moves listed.")
+        raise IllegalMove(T("Choose one of the moves listed."))
     event = rt().games.play(link.game_id, link.seat, move, expected_version,
                             same_turn=same_turn)
     after_append(link.game_id, event.version)
@@ -301,7 +305,7 @@ def act(token: str):
 @bp.get("/play/<token>")
 def page(token: str):
     link = check_current(rt().redis, rt().links, token, "play")
-    notice = "Your move was recorded." if request.args.get("done") else _booked(link)
+    notice = T("Your move was recorded.") if request.args.get("done") else _booked(link)
     return _page(link, url_for("play.move", token=token), notice=notice)
 
 
@@ -318,9 +322,10 @@ def move(token: str):
 def _refused(link: Link, post_url: str, exc: Exception):
     if isinstance(exc, ConflictError):
         return _page(link, post_url, status=409,
-                     error="The game moved on since you loaded this page; "
-                           "here is the current position.")
-    return _page(link, post_url, status=422, error=f"Not allowed: {exc.reason}")
+                     error=T("The game moved on since you loaded this page; "
+                             "here is the current position."))
+    return _page(link, post_url, status=422, error=T("Not allowed: %(reason)s",
+                                                      reason=exc.reason))
 
 
 def _with_token(link: Link, token: str, api: str, notice: str | None = None):
@@ -347,7 +352,7 @@ def rotate_api(token: str):
     new = rotate_api_token(runtime.redis, runtime.links, link.game_id, link.seat)
     link = replace(link, generation=api_generation(runtime.redis, link.game_id, link.seat))
     fresh = runtime.links.make(link.game_id, link.seat, "play", generation=link.generation)
-    return _with_token(link, fresh, new, notice=(
+    return _with_token(link, fresh, new, notice=T(
         "Every earlier link of this seat and its API token were revoked: bookmark this "
         "page's new address. Here is the new API token."))
 
@@ -388,13 +393,19 @@ def mute(token: str):
 
 
 # -- resign and table votes (rules: events.votes; shown by templates/_resign_vote.html) --
-RESIGN_UNCONFIRMED = "To resign, tick the box that confirms it: resigning ends the game."
+RESIGN_UNCONFIRMED = T("To resign, tick the box that confirms it: resigning ends the game.")
+
+
+@bp.app_template_filter("names_of")
+def names_of(seats, names: list[str]) -> str:
+    """The names of ``seats`` (sorted), joined by commas: "Ada, Bo"."""
+    return ", ".join(names[s] for s in sorted(seats))
 
 
 @bp.app_template_global("resign_vote")
-def resign_vote(table) -> dict:
+def resign_vote(table, seat: int | None = None) -> dict:
     """What the page shows of resigning and votes for ``table`` (the latest vote, as it
-    stands now: open, refused or expired)."""
+    stands now: open, refused or expired), its times in ``seat``'s time zone."""
     at = request_time()
     names = table.names
     vote = None if table.ended else rt().games.latest_vote(table.game_id, table.version)
@@ -402,7 +413,9 @@ def resign_vote(table) -> dict:
     if vote is not None:
         shown = {"kind": vote.kind, "what": WHAT[vote.kind], "status": vote.status(at),
                  "proposer": names[vote.seat], "answers": vote.answers,
-                 "expires": vote.expires[:16].replace("T", " ") + " UTC",
+                 "expires": local_datetime(vote.expires, away.seat_zone(table.game_id, seat),
+                                           "numeric")
+                 if seat is not None else vote.expires[:16].replace("T", " ") + " UTC",
                  "needed": needed(vote.kind, len(names)),
                  "yes": [names[s] for s in vote.yes()],
                  "no": [names[s] for s, a in vote.answers.items() if not a],
@@ -417,7 +430,7 @@ def _form_version() -> int | None:
     if not raw:
         return None
     if not raw.isdigit() or len(raw) > 16:
-        raise IllegalMove("The form is out of date: reload the page.")
+        raise IllegalMove(T("The form is out of date: reload the page."))
     return int(raw)
 
 
@@ -442,7 +455,7 @@ def vote(token: str):
     accept = request.form.get("accept")
     try:
         if accept not in ("1", "0"):
-            raise IllegalMove("Choose to agree or to refuse.")
+            raise IllegalMove(T("Choose to agree or to refuse."))
         event = rt().games.vote(link.game_id, link.seat, request.form.get("kind", ""),
                                 accept == "1", _form_version(), now=request_time(),
                                 hours=vote_hours())
@@ -478,8 +491,9 @@ def _booked(link: Link) -> str | None:
             or found[0].data.get("seat") != link.seat:
         return None
     tz = away.seat_zone(link.game_id, link.seat)
-    return (f"Your vacation is booked: from {local_time(found[0].data['from'], tz)} "
-            f"to {local_time(found[0].data['until'], tz)}.")
+    return T("Your vacation is booked: from %(start)s to %(end)s.",
+             start=local_datetime(found[0].data["from"], tz),
+             end=local_datetime(found[0].data["until"], tz))
 
 
 @bp.post("/play/<token>/back")
