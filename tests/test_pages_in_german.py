@@ -3,6 +3,9 @@ of the service's catalog, a seat's language decides its game page, the API takes
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 
 from tests.support import PLAYERS, admin_headers, csrf
@@ -13,7 +16,8 @@ ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
 
 def create(client, players, game="test-race", options=None):
     return client.post("/api/v1/games", headers=admin_headers(), json={
-        "game": game, "players": players, "options": options or {"target": 30}})
+        "game": game, "players": players,
+        "options": {"target": 30} if options is None else options})
 
 
 def play_url(rt, game_id: str, seat: int) -> str:
@@ -78,3 +82,55 @@ def test_the_lobby_form_gives_each_seat_its_language(client, rt):
     assert reply.status_code == 400
     said = reply.get_data(as_text=True)
     assert 'id="err-language0"' in said and "muss eine der aufgeführten Sprachen sein" in said
+
+
+# -- the rules page ----------------------------------------------------------------------
+RULES_HEADINGS = {"kings-guild": ("The King's Guild — short rules",
+                                  "The King's Guild — Kurzregeln"),
+                  "architects": ("Architects of the West Kingdom — how to play here",
+                                 "Architekten des Westfrankenreichs — so spielt man hier"),
+                  "feudum-guilds": ("Feudum: the guild economy — rules summary",
+                                    "Feudum: die Gildenwirtschaft — Regelübersicht")}
+
+
+def first_heading(page: str) -> str:
+    return html.unescape(re.search(r"<h1>(.*?)</h1>", page, re.S).group(1))
+
+
+@pytest.mark.parametrize("kind", sorted(RULES_HEADINGS))
+def test_the_rules_page_is_the_games_rules_file_in_the_readers_language(client, kind):
+    english, german = RULES_HEADINGS[kind]
+    assert first_heading(client.get(f"/rules/{kind}", headers=ENGLISH).get_data(
+        as_text=True)) == english
+    page = client.get(f"/rules/{kind}", headers=GERMAN).get_data(as_text=True)
+    assert first_heading(page) == german and '<html lang="de">' in page
+    assert "<h2>" in page and "<li>" in page  # Markdown made HTML, not shown as text
+    # the game page's link names its reader's language, whatever the browser says
+    linked = client.get(f"/rules/{kind}?lang=de", headers=ENGLISH).get_data(as_text=True)
+    assert first_heading(linked) == german
+
+
+def test_a_rules_file_is_markdown_with_no_raw_html(client, monkeypatch, tmp_path):
+    from service import rules
+    source = tmp_path / "RULES.md"
+    source.write_text("# Rules\n\n<script>alert(1)</script>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
+    monkeypatch.setattr(rules, "rules_file", lambda kind, language: (source, "en"))
+    page = client.get("/rules/kings-guild", headers=GERMAN).get_data(as_text=True)
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<table>" in page and "<td>2</td>" in page
+    assert 'id="rules-untranslated"' in page  # German asked, English given: said so
+
+
+def test_a_game_without_rules_has_no_rules_page(client):
+    assert client.get("/rules/test-race", headers=GERMAN).status_code == 404
+    assert client.get("/rules/no-such-game").status_code == 404
+
+
+def test_the_lobby_and_the_game_page_link_to_the_rules(client, rt):
+    lobby = client.get("/", headers=GERMAN).get_data(as_text=True)
+    for kind in RULES_HEADINGS:
+        assert f'href="/rules/{kind}"' in lobby
+    game = create(client, [{**PLAYERS[0], "language": "de"}, PLAYERS[1]], game="kings-guild",
+                  options={}).json["id"]
+    page = client.get(play_url(rt, game, 0), headers=ENGLISH).get_data(as_text=True)
+    assert 'href="/rules/kings-guild?lang=de"' in page
