@@ -18,8 +18,16 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from babel import dates
 from flask import Flask, g, has_app_context, has_request_context, request
 from flask_babel import Babel, format_datetime, gettext, refresh
+from jinja2 import pass_context
 
-from worker.i18n import DEFAULT, LANGUAGES, finalizer, language_of, translations_dir
+from worker.i18n import (
+    DEFAULT,
+    LANGUAGES,
+    finalizer,
+    language_of,
+    translate,
+    translations_dir,
+)
 
 
 def reader_language(language: str | None) -> None:
@@ -56,6 +64,18 @@ def select_language() -> str:
     return request.accept_languages.best_match(LANGUAGES, default=DEFAULT) or DEFAULT
 
 
+def _saying_texts(jinja_gettext: Any) -> Any:
+    """Jinja's ``gettext`` (``_``, ``ngettext``) that says a game's Text given as a value
+    in the reader's language too: ``{% trans what=vote.what %}…{% endtrans %}`` formats
+    its values itself, past the ``finalize`` that says the Texts ``{{ … }}`` prints."""
+    @pass_context
+    def said(context: Any, *args: Any, **values: Any) -> Any:
+        language = select_language()
+        return jinja_gettext(context, *args,
+                             **{k: translate(v, language) for k, v in values.items()})
+    return said
+
+
 def register(app: Flask) -> None:
     """Flask-Babel on ``app``: Jinja's i18n extension in every template, the catalogs."""
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
@@ -63,6 +83,9 @@ def register(app: Flask) -> None:
     app.jinja_options = {**app.jinja_options, "finalize": finalizer(select_language)}
     Babel(app, locale_selector=select_language,
           default_translation_directories=str(translations_dir()))
+    for name in ("gettext", "_", "ngettext"):  # installed by Flask-Babel just now
+        if name in app.jinja_env.globals:
+            app.jinja_env.globals[name] = _saying_texts(app.jinja_env.globals[name])
     app.context_processor(lambda: {"page_language": select_language()})
 
 

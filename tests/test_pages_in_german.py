@@ -7,8 +7,10 @@ import html
 import re
 
 import pytest
+from babel.messages.pofile import read_po
 
 from tests.support import PLAYERS, admin_headers, csrf
+from worker.catalogs import DOMAINS
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9"}
 ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
@@ -134,3 +136,134 @@ def test_the_lobby_and_the_game_page_link_to_the_rules(client, rt):
                   options={}).json["id"]
     page = client.get(play_url(rt, game, 0), headers=ENGLISH).get_data(as_text=True)
     assert 'href="/rules/kings-guild?lang=de"' in page
+
+
+# -- no English sentence on a German page --------------------------------------------------
+def _fragments(text: str) -> list[str]:
+    """The parts of a message id between its placeholders and tags that are sentences of
+    three words or more (what a reader would recognise as untranslated English)."""
+    found = []
+    for part in re.split(r"%\(\w+\)[sd]|<[^>]+>", text):
+        part = " ".join(part.split()).strip(" .,:;()–—-·\"'")
+        if len(re.findall(r"[A-Za-z]{2,}", part)) >= 3:
+            found.append(part)
+    return found
+
+
+def english_sentences() -> set[str]:
+    """Every English sentence of the service's catalog that its German says differently."""
+    with open(DOMAINS[0].po("de"), "rb") as f:
+        german = read_po(f)
+    said_in_german = " ".join(" ".join(m.string) if isinstance(m.string, tuple) else m.string
+                              for m in german if m.id)
+    sentences = set()
+    for message in german:
+        for msgid in (message.id if isinstance(message.id, tuple) else (message.id,)):
+            sentences |= {f for f in _fragments(msgid or "") if f not in said_in_german}
+    return sentences
+
+
+def visible_text(page: str) -> str:
+    """What a reader sees of a page (and hears: labels, placeholders, titles)."""
+    shown = re.sub(r"<(style|script)\b.*?</\1>", " ", page, flags=re.S)
+    attributes = " ".join(re.findall(r'(?:aria-label|placeholder|title|alt)="([^"]*)"', shown))
+    shown = re.sub(r"<svg\b.*?</svg>", " ", shown, flags=re.S)  # the games' pictures
+    text = html.unescape(re.sub(r"<[^>]+>", " ", shown) + " " + attributes)
+    return " ".join(text.split())
+
+
+def english_on(page: str) -> list[str]:
+    text = visible_text(page)
+    return sorted(s for s in english_sentences() if s in text)
+
+
+def test_the_checker_finds_english_on_an_english_page(client):
+    """The German checks below would pass on an empty page: this one shows they look."""
+    page = client.get("/", headers=ENGLISH).get_data(as_text=True)
+    assert "Start the game and email the players" in english_on(page)
+    assert len(english_sentences()) > 200
+
+
+def _german_table(client, rt, kind: str, n: int = 3):
+    players = [{"name": name, "email": f"{name.lower()}@example.com", "language": "de",
+                "tz": "Europe/Berlin"} for name in ("Ada", "Bo", "Cy", "Di")[:n]]
+    reply = create(client, players, game=kind, options={} if kind != "test-race" else None)
+    assert reply.status_code == 201, reply.json
+    return reply.json["id"], [s["token"] for s in reply.json["seats"]]
+
+
+GAMES = ("kings-guild", "architects", "feudum-guilds", "test-race")
+
+
+@pytest.mark.parametrize("kind", GAMES)
+def test_a_game_page_in_german_says_no_english_sentence_of_the_catalog(client, rt, kind):
+    game, _ = _german_table(client, rt, kind)
+    for seat in range(3):  # the one to act, the ones waiting
+        url = play_url(rt, game, seat)
+        page = client.get(url, headers=ENGLISH).get_data(as_text=True)  # the seat's German
+        assert '<html lang="de">' in page and "Deine persönliche Seite" in page
+        assert english_on(page) == [], (kind, seat)
+    act = client.get("/m/" + rt.links.make(game, 0, "act", rt.store.version(game)),
+                     headers=ENGLISH)
+    assert act.status_code == 200 and english_on(act.get_data(as_text=True)) == []
+    history = client.get(play_url(rt, game, 0) + "/at/1", headers=ENGLISH)
+    assert history.status_code == 200 and "Zug 1" in history.get_data(as_text=True)
+    assert english_on(history.get_data(as_text=True)) == []
+
+
+def test_a_finished_game_and_a_vote_in_german_say_no_english_sentence(client, rt):
+    from tests.support import bearer
+    game, tokens = _german_table(client, rt, "test-race")
+    vote = client.post(f"/api/v1/games/{game}/votes", headers=bearer(tokens[1]),
+                       json={"kind": "end", "accept": True})
+    assert vote.status_code == 201, vote.json
+    page = client.get(play_url(rt, game, 0), headers=ENGLISH).get_data(as_text=True)
+    assert 'id="vote-open"' in page and english_on(page) == []
+    assert client.post(f"/api/v1/games/{game}/resign", headers=bearer(tokens[0])) \
+        .status_code == 201
+    page = client.get(play_url(rt, game, 1), headers=ENGLISH).get_data(as_text=True)
+    assert "Spielende" in page and english_on(page) == []
+
+
+def test_the_other_pages_in_german_say_no_english_sentence(client, anon_client, rt):
+    from worker import players
+    game, _ = _german_table(client, rt, "test-race")
+    pid = players.player_id(rt.redis, "ada@example.com")
+    pages = {
+        "lobby": client.get("/", headers=GERMAN),
+        "sign-in": anon_client.get("/sign-in", headers=GERMAN),
+        "lobby, not signed in": anon_client.get("/", headers=GERMAN),
+        "check your email": anon_client.post("/sign-in", headers=GERMAN, data={
+            "csrf_token": csrf(anon_client, "/sign-in"), "email": "ada@example.com"}),
+        "created": client.get(f"/games/{game}", headers=GERMAN),
+        "my games": client.get("/me/" + players.me_token(rt.redis, rt.links, pid),
+                               headers=ENGLISH),  # Ada's own setting below: German
+        "mute": client.get("/mute/" + rt.links.make(game, 0, "mute"), headers=ENGLISH),
+        "unsubscribe": client.get("/unsubscribe/" + rt.links.make_player(
+            "unsubscribe", pid, what="game", g=game, s=0), headers=GERMAN),
+        "block": client.get("/block/" + rt.links.make_player("block", pid, by="x"),
+                            headers=GERMAN),
+        "not found": client.get("/rules/no-such-game", headers=GERMAN),
+        "rules": client.get("/rules/architects", headers=GERMAN),
+    }
+    players.save_prefs(rt.redis, pid, language="de")
+    pages["my games"] = client.get("/me/" + players.me_token(rt.redis, rt.links, pid),
+                                   headers=ENGLISH)
+    for name, reply in pages.items():
+        page = reply.get_data(as_text=True)
+        assert '<html lang="de">' in page, name
+        assert english_on(page) == [], name
+
+
+def test_the_lobbys_form_errors_in_german_say_no_english_sentence(client):
+    reply = client.post("/games", headers=GERMAN, data={
+        "csrf_token": csrf(client, "/"), "game": "test-race", "name0": "Ada",
+        "email0": "not-an-address", "name1": "ada", "email1": "bo@example.com",
+        "tz1": "Mars/Olympus", "quiet1": "25-3", "tc_kind": "per_move", "tc_hours": "-2",
+        "bot_after": "99", "remind_fractions": "2"})
+    assert reply.status_code == 400
+    page = reply.get_data(as_text=True)
+    assert "Bitte prüfe das Formular" in page
+    assert english_on(page) == []
+    for english in ("must be", "not a valid", "player 2", "already the name"):
+        assert english not in visible_text(page)
