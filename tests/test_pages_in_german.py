@@ -267,3 +267,26 @@ def test_the_lobbys_form_errors_in_german_say_no_english_sentence(client):
     assert english_on(page) == []
     for english in ("must be", "not a valid", "player 2", "already the name"):
         assert english not in visible_text(page)
+
+
+def test_the_countdown_and_the_scripts_words_are_in_the_seats_language(client, rt):
+    import json
+    reply = client.post("/api/v1/games", headers=admin_headers(), json={
+        "game": "test-race", "options": {"target": 30, "time_control": {
+            "kind": "per_move", "hours": 50}},
+        "players": [{**PLAYERS[0], "language": "de"}, {**PLAYERS[1], "language": "en"}]})
+    game = reply.json["id"]
+    german = client.get(play_url(rt, game, 0), headers=ENGLISH).get_data(as_text=True)
+    english = client.get(play_url(rt, game, 1), headers=GERMAN).get_data(as_text=True)
+    countdown = r'id="countdown"[^>]*>(.*?)</span>'
+    assert re.search(countdown, german)[1] == "noch 2 Tage 1 Std."
+    assert re.search(countdown, english)[1] == "2 days 1 h left"
+    assert re.search(r'id="deadline">Dein Zug ist fällig bis \w+, \d+\. \w+ 20\d\d', german)
+
+    def words(page: str) -> dict:
+        return json.loads(html.unescape(
+            re.search(r'id="page-words"[^>]*>(.*?)</script>', page, re.S)[1]))
+    assert words(german)["Show the whole board"] == "Den ganzen Plan zeigen"
+    assert words(german)["%(n)s day %(hours)s h left"] == [
+        "noch %(n)s Tag %(hours)s Std.", "noch %(n)s Tage %(hours)s Std."]
+    assert all(k == (v if isinstance(v, str) else v[0]) for k, v in words(english).items())
