@@ -213,7 +213,8 @@ def leave_(token: str | None):
     try:
         leave.take(runtime, pid, away.form_time("from", tz), away.form_time("until", tz))
     except IllegalMove as exc:
-        return _page(token, pid, status=422, error=f"No leave taken: {exc.reason}.")
+        return _page(token, pid, status=422, error=T("No leave taken: %(reason)s.",
+                                                            reason=exc.reason))
     return _back(token, "leave")
 
 

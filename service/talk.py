@@ -23,6 +23,7 @@ from events.picture import seat_clock
 from events.replay import Table
 from events.store import UnknownGame
 from games.protocol import IllegalMove
+from games.text import T
 from service import limits, schemas
 from service.auth import player
 from service.bodies import body
@@ -80,7 +81,8 @@ def post_page_message(token: str):
         limits.take_message(link.game_id, link.seat)
         event = talk.say(runtime.games, link.game_id, link.seat, text, via="page")
     except IllegalMove as exc:
-        return _again(link, token, text, 400, f"Your message was not sent: {exc.reason}")
+        return _again(link, token, text, 400, T("Your message was not sent: %(reason)s",
+                                                 reason=exc.reason))
     except limits.Limited as exc:
         reply = _again(link, token, text, 429, str(exc.description))
         reply.headers["Retry-After"] = str(exc.retry_after)
