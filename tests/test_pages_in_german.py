@@ -290,3 +290,14 @@ def test_the_countdown_and_the_scripts_words_are_in_the_seats_language(client, r
     assert words(german)["%(n)s day %(hours)s h left"] == [
         "noch %(n)s Tag %(hours)s Std.", "noch %(n)s Tage %(hours)s Std."]
     assert all(k == (v if isinstance(v, str) else v[0]) for k, v in words(english).items())
+
+
+def test_a_signed_in_players_own_language_decides_the_lobby_and_the_rules(client, rt):
+    from tests.support import ORGANISER
+    from worker import players
+    assert '<html lang="en">' in client.get("/", headers=ENGLISH).get_data(as_text=True)
+    players.save_prefs(rt.redis, players.player_id(rt.redis, ORGANISER), language="de")
+    lobby = client.get("/", headers=ENGLISH).get_data(as_text=True)
+    assert '<html lang="de">' in lobby and "Ein Spiel starten" in lobby
+    rules = client.get("/rules/kings-guild", headers=ENGLISH).get_data(as_text=True)
+    assert first_heading(rules) == RULES_HEADINGS["kings-guild"][1]
