@@ -20,6 +20,7 @@ from flask import Flask, g, has_app_context, has_request_context, request
 from flask_babel import Babel, format_datetime, gettext, refresh
 from jinja2 import pass_context
 
+from games.text import Text
 from worker.i18n import (
     DEFAULT,
     LANGUAGES,
@@ -70,9 +71,10 @@ def _saying_texts(jinja_gettext: Any) -> Any:
     its values itself, past the ``finalize`` that says the Texts ``{{ … }}`` prints."""
     @pass_context
     def said(context: Any, *args: Any, **values: Any) -> Any:
-        language = select_language()
-        return jinja_gettext(context, *args,
-                             **{k: translate(v, language) for k, v in values.items()})
+        if any(isinstance(v, Text) for v in values.values()):
+            language = select_language()
+            values = {k: translate(v, language) for k, v in values.items()}
+        return jinja_gettext(context, *args, **values)
     return said
 
 
