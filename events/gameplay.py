@@ -45,6 +45,7 @@ class Seat:
     muted: bool = False
     player: str = ""  # the player's opaque id (worker.players), "" in games made before
     quiet: str = ""  # this game's quiet hours for the seat, if the lobby gave them
+    language: str = ""  # the seat's language (en, de) if the lobby or the API gave one
 
 
 class GameService:
@@ -101,7 +102,7 @@ class GameService:
         self.store.put_json(game_id, "seats", [
             {"seat": i, "name": p["name"], "email": p.get("email", ""),
              "tz": p.get("tz") or "UTC",
-             **{k: p[k] for k in ("player", "quiet") if p.get(k)}}
+             **{k: p[k] for k in ("player", "quiet", "language") if p.get(k)}}
             for i, p in enumerate(players)])
         event = Event(version=1, type=ev.GAME_CREATED, actor=actor, tape=rng.tape, data={
             "kind": kind, "names": names, "options": opts, "commitment": commitment(secret),

@@ -289,6 +289,17 @@ def winner_line(outcome: dict[str, Any], names: list[str]) -> str | None:
     return again if again == said else said  # a sentence of some other making stays
 
 
+def outcome_said(outcome: dict[str, Any] | None, names: list[str]) -> dict[str, Any] | None:
+    """A copy of a game's ``outcome`` whose winner sentence can be said in a reader's
+    language (:func:`winner_line`), for a page or an email to print."""
+    if not outcome:
+        return outcome
+    said = dict(outcome)
+    if said.get("winner"):
+        said["winner"] = winner_line(said, names)
+    return said
+
+
 def resign_detail(names: list[str], seat: int, scores: list[int] | None) -> dict[str, Any]:
     """The ``detail`` of the GameEnded for ``seat`` resigning."""
     out = result(names, scores, [seat])

@@ -76,7 +76,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     limits.limit_lobby_form(app, lobby.bp)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(play.bp)
-    from service import mygames, optout, signin  # a player's pages across games
+    from service import mygames, optout, rules, signin  # a player's pages across games
+    app.register_blueprint(rules.bp)
     app.register_blueprint(mygames.bp)
     app.register_blueprint(signin.bp)
     app.register_blueprint(optout.bp)

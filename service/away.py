@@ -21,7 +21,9 @@ from flask import Blueprint, request
 from events import clocks as clk
 from events.store import key
 from games.protocol import IllegalMove
+from games.text import T
 from service.current import after_append, rt
+from service.i18n import local_datetime
 from worker import leave, timeouts
 
 bp = Blueprint("away", __name__)
@@ -68,11 +70,8 @@ def clocks_json_of(clocks: Any) -> tuple[dict[str, float | None], dict[str, str]
 
 
 def _local(seconds: float, tz: str) -> str:
-    try:
-        zone = ZoneInfo(tz or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
-    return datetime.fromtimestamp(seconds, zone).strftime("%a %d %b %Y, %H:%M %Z")
+    """A clock's moment in ``tz``, in the page's language (``Sat 5 Dec 2026, 09:30 CET``)."""
+    return local_datetime(seconds, tz, "medium") or ""
 
 
 @bp.app_template_global()
@@ -120,7 +119,7 @@ def form_time(name: str, tz: str) -> datetime:
     try:
         value = datetime.fromisoformat(raw)
     except ValueError:
-        raise IllegalMove(f"give '{name}' as a date and time") from None
+        raise IllegalMove(T("give %(field)s as a date and time", field=repr(name))) from None
     if value.tzinfo is None:
         try:
             value = value.replace(tzinfo=ZoneInfo(tz or "UTC"))

@@ -6,6 +6,8 @@ import secrets
 
 from flask import Flask, abort, request, session
 
+from games.text import T
+
 FIELD = "csrf_token"
 
 
@@ -31,5 +33,5 @@ def register(app: Flask) -> None:
         sent = request.form.get(FIELD, "")
         from service.auth import same_secret
         if not same_secret(sent, session.get(FIELD, "")):
-            abort(400, "The form has expired or did not come from this site; "
-                       "reload the page and try again.")
+            abort(400, T("The form has expired or did not come from this site; "
+                         "reload the page and try again."))

@@ -11,14 +11,16 @@ from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from events.store import ConflictError, UnknownGame
 from games.protocol import IllegalMove
+from games.text import T
 from worker.links import LinkError
 
 log = logging.getLogger(__name__)
 
-# Werkzeug's default texts, said plainly where people meet them.
+# Werkzeug's default texts, said plainly where people meet them.  The messages are
+# games.text Texts: English in the API's JSON, the reader's language on an error page.
 PLAIN = {
-    413: "The request is larger than this service accepts; nothing was changed.",
-    429: "Too many requests; please wait a little and try again.",
+    413: T("The request is larger than this service accepts; nothing was changed."),
+    429: T("Too many requests; please wait a little and try again."),
 }
 
 
@@ -71,8 +73,9 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(ConflictError)
     def conflict(exc: ConflictError):
-        return _reply(409, "conflict", "The game has moved on since you looked; "
-                      "here is the current position.", version=exc.version)
+        return _reply(409, "conflict", T("The game has moved on since you looked; "
+                                         "here is the current position."),
+                      version=exc.version)
 
     @app.errorhandler(LinkError)
     def bad_link(exc: LinkError):
@@ -81,7 +84,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(UnknownGame)
     def unknown_game(exc: UnknownGame):
-        return _reply(404, "not_found", "There is no such game.")
+        return _reply(404, "not_found", T("There is no such game."))
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
@@ -105,7 +108,7 @@ def register(app: Flask) -> None:
         # before anything is written; the JSON API refuses such bodies earlier.
         log.warning("RecursionError on %s %s: input nested too deeply", request.method,
                     request.path)
-        return _reply(400, "bad_request", "The input is nested too deeply.")
+        return _reply(400, "bad_request", T("The input is nested too deeply."))
 
     @app.errorhandler(redis.ConnectionError)
     @app.errorhandler(redis.TimeoutError)
@@ -117,12 +120,13 @@ def register(app: Flask) -> None:
         # answer was lost may have landed, so say so rather than "nothing changed";
         # every write carries its expected version, so a retry cannot apply it twice.
         log.warning("Redis unavailable on %s %s: %s", request.method, request.path, exc)
-        return _reply(503, "unavailable", "The game store did not answer. Reload in a "
-                      "moment: the game shows whether your last action was recorded.",
+        return _reply(503, "unavailable", T("The game store did not answer. Reload in a "
+                                            "moment: the game shows whether your last "
+                                            "action was recorded."),
                       {"Retry-After": "2"})
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):
         log.exception("unhandled error on %s %s", request.method, request.path)
-        return _reply(500, "internal_error",
-                      "Something went wrong on our side; nothing was changed. Please try again.")
+        return _reply(500, "internal_error", T("Something went wrong on our side; nothing was "
+                                               "changed. Please try again."))

@@ -45,6 +45,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from events.store import key
+from games.text import T
 from service.config import ConfigError
 from service.hooks import api_too
 
@@ -123,8 +124,8 @@ def limit_lobby_form(app: Flask, lobby: Blueprint) -> None:
                   exempt_when=lambda: request.endpoint != "lobby.create",
                   # only games actually started count: a mistyped form costs nothing
                   deduct_when=lambda response: response.status_code == 302,
-                  error_message=lambda: "Too many games were started from your address; "
-                                        "please wait a while before starting another.",
+                  error_message=lambda: T("Too many games were started from your address; "
+                                          "please wait a while before starting another."),
                   )(lobby)
 
 
@@ -140,8 +141,8 @@ def limit_per_client(app: Flask, blueprint: Blueprint, limits: str) -> None:
     Flask-Limiter's notation): for machine doors such as inbound mail, which no form
     limit covers."""
     limiter: Limiter = app.extensions["ravenpost_limiter"]
-    limiter.limit(limits, error_message="Too many requests from your address; "
-                                        "please wait a little and try again.")(blueprint)
+    limiter.limit(limits, error_message=T("Too many requests from your address; "
+                                          "please wait a little and try again."))(blueprint)
 
 
 def _body_limit() -> int | None:
@@ -199,8 +200,8 @@ def _hooks_of(app: Flask, limiter: Limiter) -> list[Callable[..., Any]]:
 
 
 def _too_large(limit: int) -> str:
-    return (f"The request body is larger than this service accepts ({limit // 1024} KiB); "
-            "nothing was read or changed.")
+    return T("The request body is larger than this service accepts (%(kib)s KiB); "
+             "nothing was read or changed.", kib=limit // 1024)
 
 
 def _limiter() -> Limiter:
@@ -246,33 +247,33 @@ def take(setting: str, scope: str, keys: Iterable[str], message: str) -> None:
 def take_invitees(emails: Iterable[str]) -> None:
     """One more lobby invitation to each address, within ``LOBBY_LIMIT_PER_INVITEE``."""
     take("LOBBY_LIMIT_PER_INVITEE", "invitee", (e.strip().lower() for e in emails),
-         "One of these addresses has been invited to too many games lately; "
-         "please try again later.")
+         T("One of these addresses has been invited to too many games lately; "
+           "please try again later."))
 
 
 def take_creator_quota(pid: str) -> None:
     """One more game created by the player ``pid`` (lobby or API, whichever seat's token
     they use: seats in games they created add nothing)."""
     take("API_CREATE_QUOTA", "creator", [pid],
-         "You have created as many games as you may for now "
-         f"({current_app.config['API_CREATE_QUOTA']}); please try again later.")
+         T("You have created as many games as you may for now (%(quota)s); please try "
+           "again later.", quota=current_app.config["API_CREATE_QUOTA"]))
 
 
 def take_sign_in(address: str, client: str) -> None:
     """One more one-time link mailed to ``address`` at the request of ``client``."""
     take("SIGN_IN_LIMIT_PER_ADDRESS", "sign-in-address", [address.strip().lower()],
-         "Several links were sent to this address lately; please use the newest one or "
-         "try again later.")
+         T("Several links were sent to this address lately; please use the newest one or "
+           "try again later."))
     take("SIGN_IN_LIMIT_PER_CLIENT", "sign-in-client", [client],
-         "You have asked for many links lately; please try again later.")
+         T("You have asked for many links lately; please try again later."))
 
 
 def take_message(game_id: str, seat: int) -> None:
     """One more table-talk message by ``seat`` of ``game_id`` (page, API and email
     alike), within ``TALK_LIMIT_PER_SEAT``."""
     take("TALK_LIMIT_PER_SEAT", "talk", [f"{game_id}:{seat}"],
-         "You have written many messages at this table lately; please wait a while "
-         "before writing another.")
+         T("You have written many messages at this table lately; please wait a while "
+           "before writing another."))
 
 
 def retry_after() -> int | None:
@@ -298,9 +299,9 @@ def take_history_version(game_id: str, seat: int, generation: int, version: int)
     if redis.sismember(seen, str(version)):
         return
     take("HISTORY_VERSIONS_PER_LINK", "history", [f"{game_id}:{seat}:{generation}"],
-         "You have opened many past positions of this game in a short time; please wait "
-         "a little before opening more. The game page itself is not limited, and the "
-         "positions you opened in the last minute open again at once.")
+         T("You have opened many past positions of this game in a short time; please "
+           "wait a little before opening more. The game page itself is not limited, and "
+           "the positions you opened in the last minute open again at once."))
     pipe = redis.pipeline(transaction=False)
     pipe.sadd(seen, str(version))
     pipe.expire(seen, HISTORY_SEEN_SECONDS, nx=True)

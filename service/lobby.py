@@ -1,4 +1,9 @@
-"""The lobby: list games and start a new one from a form."""
+"""The lobby: list games and start a new one from a form.
+
+The page is in its reader's language (a signed-in player's setting, else the browser's):
+its own messages through Flask-Babel, the schema's field errors as ``games.text`` Texts
+(English as the API answers them) that the page says again in that language.
+"""
 
 from __future__ import annotations
 
@@ -11,18 +16,36 @@ from typing import Any
 from zoneinfo import available_timezones
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from marshmallow import ValidationError
 from marshmallow.validate import Email as EmailAddress
 
 from games import registry
 from games.protocol import IllegalMove
+from games.text import T, join
+from games.text import Text as Said
 from service import accounts, limits, mygames, schemas
 from service import once as started_once
 from service.api import create_game
 from service.current import rt
+from service.i18n import reader_language
 from service.limits import Limited
+from worker.players import prefs as player_prefs
 
 bp = Blueprint("lobby", __name__)
+
+# the language choice of each seat row, in that language's own name
+SEAT_LANGUAGES = (("en", "English"), ("de", "Deutsch"))
+
+
+@bp.before_app_request
+def signed_in_language() -> None:
+    """A signed-in player reads every page in their own language, if they chose one
+    (a page of a link may choose again: the game page, the my-games page)."""
+    if request.endpoint and request.endpoint.split(".")[0] in ("lobby", "rules"):
+        pid = accounts.current_player()
+        if pid is not None:
+            reader_language(player_prefs(rt().redis, pid).get("language"))
 
 
 def _games(limit: int = 50) -> list[dict]:
@@ -87,7 +110,8 @@ def _lobby(error: str | None = None, form=None, fields: dict | None = None):
     return render_template("lobby.html", kinds=registry.kinds(), games=_games(),
                            error=error, form=form or {}, field_errors=fields or {},
                            signed_in=accounts.current_player() is not None,
-                           time_zones=time_zones(), form_once=secrets.token_urlsafe(16))
+                           time_zones=time_zones(), form_once=secrets.token_urlsafe(16),
+                           seat_languages=SEAT_LANGUAGES)
 
 
 # One game per rendering of the form: each carries a token of its own (``form_once``),
@@ -115,7 +139,9 @@ def _raw_game(form) -> dict:
     for i in range(12):
         name, email = form.get(f"name{i}", "").strip(), form.get(f"email{i}", "").strip()
         if name or email:
-            players.append({"name": name, "email": email, "tz": form.get(f"tz{i}") or "UTC"})
+            players.append({"name": name, "email": email, "tz": form.get(f"tz{i}") or "UTC",
+                            **({"language": form[f"language{i}"]}
+                               if form.get(f"language{i}") else {})})
     deadline = form.get("deadline_hours", "").strip()
     game = registry.get(kind)
     return {"game": kind, "players": players,
@@ -153,8 +179,8 @@ def create():
             if earlier:  # 303, not 302: a copy does not count as a game started
                 return redirect(url_for("lobby.created", game_id=earlier), 303)
             if earlier == "":
-                return _lobby("This form was already sent and its game is being started: "
-                              "the lobby lists it in a moment.", form), 409
+                return _lobby(_("This form was already sent and its game is being "
+                                "started: the lobby lists it in a moment."), form), 409
             claimed = True
         table = start(data, creator)
     except Limited as exc:
@@ -185,12 +211,12 @@ def _confirm_by_mail(form, raw: dict, quiet: dict[str, tuple[int, int] | None]):
     one-time link that starts the game; nothing is started or sent to the players yet."""
     address = form.get("creator_email", "").strip()
     if not address:
-        message = "Give your own email address: we mail you a link that starts the game."
+        message = _("Give your own email address: we mail you a link that starts the game.")
         return _lobby(message, form, {"creator_email": [message]}), 400
     try:
         EmailAddress()(address)
     except ValidationError:
-        message = "That is not an email address."
+        message = _("That is not an email address.")
         return _lobby(message, form, {"creator_email": [message]}), 400
     limits.take_sign_in(address, request.remote_addr or "unknown")
     token = accounts.make_link(address, "create", {
@@ -213,8 +239,8 @@ def start_confirmed(link: dict, creator: str):
             if earlier:  # another copy of the form, confirmed first, started it
                 return redirect(url_for("lobby.created", game_id=earlier), 303)
             if earlier == "":
-                return _lobby("This game is being started: the lobby lists it in a "
-                              "moment."), 409
+                return _lobby(_("This game is being started: the lobby lists it in a "
+                                "moment.")), 409
             claimed = True
         table = start(data, creator)
     except Limited as exc:
@@ -235,14 +261,15 @@ def _refused(exc: Exception, form):
         message = exc.reason
         fields["players" if "players" in exc.reason else "game"] = [exc.reason]
     elif isinstance(exc, ValidationError):
-        message = "Please check the form: " + "; ".join(_form_errors(exc.messages))
+        message = T("Please check the form: %(problems)s",
+                    problems=join(_form_errors(exc.messages), "; "))
         fields = _field_errors(exc.messages)
     elif isinstance(exc, KeyError):
-        message = "Please check the form: choose a game."
-        fields["game"] = ["Choose one of the games listed."]
+        message = _("Please check the form: choose a game.")
+        fields["game"] = [_("Choose one of the games listed.")]
     else:
-        message = "Please check the form: whole numbers only for the deadline and options."
-        fields["deadline_hours"] = ["A whole number of hours, or empty."]
+        message = _("Please check the form: whole numbers only for the deadline and options.")
+        fields["deadline_hours"] = [_("A whole number of hours, or empty.")]
     return _lobby(message, form, fields), 400
 
 
@@ -273,9 +300,11 @@ def _field_errors(messages: dict) -> dict[str, list[str]]:
                     add(form_name, text)
         elif field == "quiet hours":  # mygames names the row: "player 2: write them as…"
             for said in _form_errors(inner):
-                row = re.match(r"player (\d+): (.*)", said)
-                name = f"quiet{int(row[1]) - 1}" if row else "players"
-                out.setdefault(name, []).append(row[2] if row else said)
+                row = said.values if isinstance(said, Said) else {}
+                if "n" in row and "problem" in row:
+                    out.setdefault(f"quiet{int(row['n']) - 1}", []).append(row["problem"])
+                else:
+                    out.setdefault("players", []).append(said)
         else:
             add(str(field), inner)
     return out
@@ -296,34 +325,57 @@ def _clock_fields(name: str, said) -> list[tuple[str, object]]:
     return [("options", {name: said})]
 
 
-FIELD_NAMES = {"name": "name", "email": "email address", "tz": "time zone"}
+FIELD_NAMES = {"name": T("name"), "email": T("email address"), "tz": T("time zone"),
+               "language": T("language")}
 # The clock fields as the lobby form labels them ("Hours per move must be …"); "players":
 # the list's own messages are whole sentences
-SAID_AS = {"hours": "Hours per move", "bank_hours": "The bank",
-           "increment_hours": "The increment per move", "cap_hours": "The most a bank holds",
-           "players": ""}
+SAID_AS = {"hours": T("Hours per move"), "bank_hours": T("The bank"),
+           "increment_hours": T("The increment per move"),
+           "cap_hours": T("The most a bank holds"), "players": ""}
+# the other fields' names as a sentence says them (English: the name, "_" as a space)
+LABELS = {"game": T("game"), "options": T("options"), "deadline_hours": T("deadline hours"),
+          "time_control": T("time control"), "kind": T("kind"),
+          "on_timeout": T("on timeout"), "bot_after": T("bot after"),
+          "reminders": T("reminders"), "fractions": T("fractions"),
+          "hours_before": T("hours before"), "quiet hours": T("quiet hours")}
+# marshmallow's own messages that the lobby form can meet, to be said in German too
+MARSHMALLOW = {m: m for m in (
+    T("Missing data for required field."), T("Unknown field."), T("Not a valid string."),
+    T("Not a valid number."), T("Not a valid integer."), T("Not a valid boolean."),
+    T("Not a valid list."), T("Not a valid mapping type."), T("Field may not be null."))}
 
 
-def _form_errors(messages, where: str = "") -> list[str]:
-    """Marshmallow's nested messages as sentences that name the form's fields."""
+def _said(message):
+    """A message as the page can translate it: a Text, or marshmallow's own as a Text."""
+    return MARSHMALLOW.get(message, message) if not isinstance(message, Said) else message
+
+
+def _form_errors(messages, where: str = "", label=None) -> list:
+    """Marshmallow's nested messages as sentences that name the form's fields (Texts:
+    English, and said again in the page's language)."""
     if isinstance(messages, dict):
         found = []
         for field, inner in messages.items():
             if where == "players" and str(field).isdigit():
-                label = f"player {int(field) + 1}"
+                key, shown = f"player {int(field) + 1}", T("player %(n)s", n=int(field) + 1)
             elif where.startswith("player "):
-                label = f"{where}'s {FIELD_NAMES.get(str(field), field)}"
+                key = f"{where}'s {field}"
+                shown = T("%(player)s's %(field)s", player=label,
+                          field=FIELD_NAMES.get(str(field), str(field)))
             elif str(field) in SAID_AS:
-                label = str(field)
+                key = shown = str(field)
             else:
-                label = str(field).replace("_", " ")
-            found += _form_errors(inner, label)
+                key = str(field).replace("_", " ")
+                shown = LABELS.get(str(field), key)
+            found += _form_errors(inner, key, shown)
         return found
     if isinstance(messages, list):
-        return [m for item in messages for m in _form_errors(item, where)]
+        return [m for item in messages for m in _form_errors(item, where, label)]
+    said = _said(messages)
     if where in SAID_AS:
-        return [f"{SAID_AS[where]} {messages}" if SAID_AS[where] else str(messages)]
-    return [f"{where}: {messages}" if where else str(messages)]
+        return [T("%(field)s %(message)s", field=SAID_AS[where], message=said)
+                if SAID_AS[where] else said]
+    return [T("%(field)s: %(message)s", field=label, message=said) if where else said]
 
 
 @bp.get("/favicon.ico")

@@ -22,6 +22,7 @@ from zoneinfo import available_timezones
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from games.protocol import IllegalMove
+from games.text import T
 from service import accounts, away
 from service.current import rt
 from service.i18n import reader_language
@@ -82,10 +83,10 @@ def _zones() -> list[str]:
     return _ZONES
 
 
-NOTICES = {"saved": "Your settings were saved.",
-           "revoked": "Every earlier link of yours was revoked: bookmark this one.",
-           "leave": "Your leave is recorded: your clocks stand still while you are away.",
-           "unblocked": "Inviters you had blocked may invite you again."}
+NOTICES = {"saved": T("Your settings were saved."),
+           "revoked": T("Every earlier link of yours was revoked: bookmark this one."),
+           "leave": T("Your leave is recorded: your clocks stand still while you are away."),
+           "unblocked": T("Inviters you had blocked may invite you again.")}
 
 
 @bp.get("/me", defaults={"token": None})
@@ -96,13 +97,18 @@ def page(token: str | None):
     return _page(token, _who(token), notice=NOTICES.get(request.args.get("done", "")))
 
 
+HOUR_FIELDS = {"quiet_start": T("Quiet start"), "quiet_end": T("Quiet end"),
+               "digest": T("Digest")}
+
+
 def _hour(name: str, allow_off: bool = False) -> int | None:
     """A form field holding a whole hour 0-23 (or "off"); abort 400 otherwise."""
     raw = request.form.get(name, "").strip()
     if allow_off and raw in ("", "off"):
         return None
     if not raw.isdigit() or not 0 <= int(raw) <= 23:
-        abort(400, f"{name.replace('_', ' ').capitalize()} must be an hour from 0 to 23.")
+        abort(400, T("%(field)s must be an hour from 0 to 23.",
+                     field=HOUR_FIELDS.get(name, name.replace("_", " ").capitalize())))
     return int(raw)
 
 
@@ -111,14 +117,14 @@ def _quiet_from_form() -> tuple[int, int] | None:
         return None
     start, end = _hour("quiet_start"), _hour("quiet_end")
     if start == end:
-        abort(400, "Quiet hours must start and end at different hours.")
+        abort(400, T("Quiet hours must start and end at different hours."))
     return start, end  # type: ignore[return-value]
 
 
 def _tz_from_form() -> str | None:
     tz = request.form.get("tz", "").strip()
     if tz and tz not in _zones():
-        abort(400, f"Unknown time zone {tz[:60]!r}: choose one from the list.")
+        abort(400, T("Unknown time zone %(zone)s: choose one from the list.", zone=repr(tz[:60])))
     return tz or None
 
 
@@ -149,7 +155,8 @@ def _save(pid: str) -> None:
     if "language" in request.form:
         language = request.form["language"]
         if language not in ("", *players.LANGUAGES):
-            abort(400, f"Choose a language from the list, not {language[:20]!r}.")
+            abort(400, T("Choose a language from the list, not %(asked)s.",
+                         asked=repr(language[:20])))
         extra["language"] = language or None
     if "forced_default" in request.form:
         extra["forced"] = request.form["forced_default"] == "on"
@@ -206,7 +213,8 @@ def leave_(token: str | None):
     try:
         leave.take(runtime, pid, away.form_time("from", tz), away.form_time("until", tz))
     except IllegalMove as exc:
-        return _page(token, pid, status=422, error=f"No leave taken: {exc.reason}.")
+        return _page(token, pid, status=422, error=T("No leave taken: %(reason)s.",
+                                                            reason=exc.reason))
     return _back(token, "leave")
 
 
@@ -268,8 +276,8 @@ def quiet_from_lobby(form, rows: int = 12) -> dict[str, tuple[int, int] | None]:
         found = re.fullmatch(r"(\d{1,2})\s*-\s*(\d{1,2})", raw)
         start, end = (int(found[1]), int(found[2])) if found else (0, 0)
         if not found or start > 23 or end > 23 or start == end:
-            raise ValidationError({"quiet hours": [
-                f"player {i + 1}: write them as two different hours 0-23, like 22-8, "
-                "or off"]})
+            raise ValidationError({"quiet hours": [T(
+                "player %(n)s: %(problem)s", n=i + 1, problem=T(
+                    "write them as two different hours 0-23, like 22-8, or off"))]})
         out[email] = (start, end)
     return out

@@ -107,7 +107,11 @@ def build() -> dict:
                        "game (its answer lost) answers that game again (201, header "
                        "Idempotent-Replayed: true; 409 while it is still being started) "
                        "for 24 hours: nobody is invited twice. The same key with another "
-                       "body is refused (422 key_reused) and starts nothing.",
+                       "body is refused (422 key_reused) and starts nothing. "
+                       "Each player may carry a language, \"en\" or \"de\": that seat's "
+                       "emails and game page are in it unless the player chose a language "
+                       "in their own settings (left out: their setting, else their "
+                       "browser's); any other value is refused (400).",
         "parameters": [IDEMPOTENCY], "requestBody": _body("CreateGameIn"), "security": sec,
         "responses": _described(
             _responses((201, "Created", "CreatedOut"), 400, 401, 403, 409, 413, 422, 429),

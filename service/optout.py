@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
+from games.text import T
 from service.current import rt
+from service.i18n import player_reader
 from worker import consent, digest
 
 bp = Blueprint("optout", __name__)
@@ -40,6 +42,7 @@ def stop(data: dict, what: str) -> None:
 @bp.route("/unsubscribe/<token>", methods=["GET", "POST"])
 def unsubscribe(token: str):
     data = rt().links.check_player(token, "unsubscribe")
+    player_reader(rt().redis, data.get("p"))
     scope = data.get("what") if data.get("what") in SCOPES else "everything"
     if request.method == "GET":
         return render_template("unsubscribe.html", scope=scope, token=token, done=None)
@@ -48,7 +51,7 @@ def unsubscribe(token: str):
         return render_template("unsubscribe.html", scope=scope, token=token, done=scope)
     what = request.form.get("what", "")
     if what not in SCOPES or (what == "game" and scope != "game"):
-        abort(400, "Choose what to stop.")
+        abort(400, T("Choose what to stop."))
     stop(data, what)
     return render_template("unsubscribe.html", scope=scope, token=token, done=what)
 
@@ -57,8 +60,9 @@ def unsubscribe(token: str):
 def block(token: str):
     """"Block this inviter": no game they create invites this address again."""
     data = rt().links.check_player(token, "block")
+    player_reader(rt().redis, data.get("p"))
     if not isinstance(data.get("by"), str) or not data["by"]:
-        abort(400, "This link names no inviter.")
+        abort(400, T("This link names no inviter."))
     if request.method == "POST":
         consent.block(rt().redis, data["p"], data["by"])
         return render_template("block.html", token=token, done=True)

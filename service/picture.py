@@ -20,6 +20,7 @@ from events.gameplay import GameService
 from events.store import LRU
 from games import svg
 from games.protocol import Game, State
+from games.text import P, T
 from service.i18n import select_language
 from worker.i18n import translate
 
@@ -105,14 +106,16 @@ def time_left(deadline: str | None, now: datetime) -> str | None:
     except (TypeError, ValueError):
         return None
     if seconds <= 0:
-        return "time is up"
+        return T("time is up")
     minutes = int(seconds // 60)
     days, hours, mins = minutes // 1440, minutes // 60 % 24, minutes % 60
+    # Texts: English here, said in the reader's language by the page
     if days:
-        return f"{days} day{'s' if days != 1 else ''} {hours} h left"
+        return P("%(n)s day %(hours)s h left", "%(n)s days %(hours)s h left", days,
+                 hours=hours)
     if hours:
-        return f"{hours} h {mins} min left"
-    return f"{max(mins, 1)} min left"
+        return T("%(hours)s h %(mins)s min left", hours=hours, mins=mins)
+    return T("%(mins)s min left", mins=max(mins, 1))
 
 
 SCORE_FIELDS = ("score", "prestige", "vp")  # a player's public score in a view's players

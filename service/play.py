@@ -27,12 +27,14 @@ from events.audit import cached_audit
 from events.envelope import Event
 from events.picture import local_time, picture_of, seat_clock
 from events.store import ConflictError
-from events.votes import WHAT, ended_line, needed
+from events.votes import WHAT, ended_line, needed, outcome_said
 from games.protocol import IllegalMove
 from games.svg import seat_colour
+from games.text import T
 from service import away, optout
 from service.api import request_time, vote_hours
 from service.current import after_append, rt
+from service.i18n import local_datetime, seat_reader
 from service.picture import (
     chart_names,
     fallback_label,
@@ -57,9 +59,10 @@ from worker.links import (
 
 bp = Blueprint("play", __name__)
 
-USED = "This link was already used: each move link in an email works once."
-MOVED_ON = "The game has moved on since this email was sent, so this link can no longer " \
-           "make a move."
+# the page's messages are games.text Texts: English, said again in the reader's language
+USED = T("This link was already used: each move link in an email works once.")
+MOVED_ON = T("The game has moved on since this email was sent, so this link can no longer "
+             "make a move.")
 
 
 def _stale_reason(link: Link) -> str | None:
@@ -81,6 +84,7 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
     longer act; ``token`` (the API token) is shown only when the personal page was asked.
     """
     runtime = rt()
+    _reader(link)
     # no reminder for who just looked
     quiet.seen(runtime.redis, link.game_id, link.seat, runtime.seen_notes)
     if link.purpose == "act" and stale is None:
@@ -117,7 +121,9 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
     return render_template(
         "game.html", table=table, game=game, seat=link.seat, names=table.names,
         view=game.view(table.state, link.seat), choices=choices, to_act=to_act,
-        outcome=table.outcome() if table.ended else None, post_url=post_url, error=error,
+        waiting=", ".join(table.names[s] for s in sorted(to_act)),
+        outcome=outcome_said(table.outcome(), table.names) if table.ended else None,
+        post_url=post_url, error=error,
         notice=notice, history=history_lines, recent=_since_last_turn(history_lines, link.seat),
         rules=game.rules_summary(),
         play_token=play_token, play_url=url_for("play.page", token=play_token),
@@ -133,12 +139,19 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
         builder=_builder_data(choices),
         target_names=_target_names(choices, picture),
         played_for_you=played_for_you,
-        deadline=deadline, due=due if not table.ended else None,
+        deadline=local_datetime(due, tz), due=due if not table.ended else None,
         time_left=time_left(due, request_time()) if not table.ended else None,
         seat_colour=seat_colour(link.seat),
         scrub_url=url_for("play.at_version", token=play_token,
                           version=max(1, table.version - 1)) if table.version > 1 else None,
     ), status
+
+
+def _reader(link: Link) -> None:
+    """The page is in its seat's language: the player's own setting, else the seat's
+    (from the lobby or the API), else the browser's."""
+    seats = rt().store.get_json(link.game_id, "seats") or []
+    seat_reader(rt().redis, seats[link.seat] if 0 <= link.seat < len(seats) else {})
 
 
 def _played_for_you(runtime, table, seat: int, moves: list[dict]) -> str | None:
@@ -190,6 +203,7 @@ def at_version(token: str, version: int):
     from service.limits import take_history_version
     runtime = rt()
     link = check_current(runtime.redis, runtime.links, token, "play")
+    _reader(link)
     last = runtime.store.version(link.game_id)
     if not 1 <= version <= last:
         abort(404)
@@ -213,7 +227,8 @@ def at_version(token: str, version: int):
         view=game.view(table.state, link.seat), version=version, last=last,
         line=history.describe_in_log(runtime.store, link.game_id, event, game, table.names,
                                      link.seat), event=event,
-        when=local_time(event.at, seat_clock(runtime.games, link.game_id, link.seat, set())[1]),
+        when=local_datetime(event.at, seat_clock(runtime.games, link.game_id, link.seat,
+                                                 set())[1]),
         picture=Markup(picture) if picture else None,  # noqa: S704 - escaped by games.svg
         chart=Markup(chart) if chart else None,  # noqa: S704
         token=token, play_url=url_for("play.page", token=token))
@@ -230,9 +245,9 @@ def _apply(link: Link, *, same_turn: bool = False) -> Event:
         move = json.loads(raw)
         expected_version = link.version if same_turn else int(expected)
     except ValueError:
-        raise IllegalMove("Choose one of the moves listed.") from None
+        raise IllegalMove(T("Choose one of the moves listed.")) from None
     if not isinstance(move, dict):
-        raise IllegalMove("Choose one of the moves listed.")
+        raise IllegalMove(T("Choose one of the moves listed."))
     event = rt().games.play(link.game_id, link.seat, move, expected_version,
                             same_turn=same_turn)
     after_append(link.game_id, event.version)
@@ -295,7 +310,7 @@ def act(token: str):
 @bp.get("/play/<token>")
 def page(token: str):
     link = check_current(rt().redis, rt().links, token, "play")
-    notice = "Your move was recorded." if request.args.get("done") else _booked(link)
+    notice = T("Your move was recorded.") if request.args.get("done") else _booked(link)
     return _page(link, url_for("play.move", token=token), notice=notice)
 
 
@@ -312,9 +327,10 @@ def move(token: str):
 def _refused(link: Link, post_url: str, exc: Exception):
     if isinstance(exc, ConflictError):
         return _page(link, post_url, status=409,
-                     error="The game moved on since you loaded this page; "
-                           "here is the current position.")
-    return _page(link, post_url, status=422, error=f"Not allowed: {exc.reason}")
+                     error=T("The game moved on since you loaded this page; "
+                             "here is the current position."))
+    return _page(link, post_url, status=422, error=T("Not allowed: %(reason)s",
+                                                      reason=exc.reason))
 
 
 def _with_token(link: Link, token: str, api: str, notice: str | None = None):
@@ -341,7 +357,7 @@ def rotate_api(token: str):
     new = rotate_api_token(runtime.redis, runtime.links, link.game_id, link.seat)
     link = replace(link, generation=api_generation(runtime.redis, link.game_id, link.seat))
     fresh = runtime.links.make(link.game_id, link.seat, "play", generation=link.generation)
-    return _with_token(link, fresh, new, notice=(
+    return _with_token(link, fresh, new, notice=T(
         "Every earlier link of this seat and its API token were revoked: bookmark this "
         "page's new address. Here is the new API token."))
 
@@ -377,17 +393,24 @@ def mute(token: str):
         seat = optout.set_muted(link.game_id, link.seat, request.form.get("muted") == "1")
     else:
         seat = (runtime.store.get_json(link.game_id, "seats") or [{}])[link.seat]
+    seat_reader(runtime.redis, seat)
     return render_template("mute.html", seat=seat, token=token, game_id=link.game_id)
 
 
 # -- resign and table votes (rules: events.votes; shown by templates/_resign_vote.html) --
-RESIGN_UNCONFIRMED = "To resign, tick the box that confirms it: resigning ends the game."
+RESIGN_UNCONFIRMED = T("To resign, tick the box that confirms it: resigning ends the game.")
+
+
+@bp.app_template_filter("names_of")
+def names_of(seats, names: list[str]) -> str:
+    """The names of ``seats`` (sorted), joined by commas: "Ada, Bo"."""
+    return ", ".join(names[s] for s in sorted(seats))
 
 
 @bp.app_template_global("resign_vote")
-def resign_vote(table) -> dict:
+def resign_vote(table, seat: int | None = None) -> dict:
     """What the page shows of resigning and votes for ``table`` (the latest vote, as it
-    stands now: open, refused or expired)."""
+    stands now: open, refused or expired), its times in ``seat``'s time zone."""
     at = request_time()
     names = table.names
     vote = None if table.ended else rt().games.latest_vote(table.game_id, table.version)
@@ -395,7 +418,9 @@ def resign_vote(table) -> dict:
     if vote is not None:
         shown = {"kind": vote.kind, "what": WHAT[vote.kind], "status": vote.status(at),
                  "proposer": names[vote.seat], "answers": vote.answers,
-                 "expires": vote.expires[:16].replace("T", " ") + " UTC",
+                 "expires": local_datetime(vote.expires, away.seat_zone(table.game_id, seat),
+                                           "numeric")
+                 if seat is not None else vote.expires[:16].replace("T", " ") + " UTC",
                  "needed": needed(vote.kind, len(names)),
                  "yes": [names[s] for s in vote.yes()],
                  "no": [names[s] for s, a in vote.answers.items() if not a],
@@ -410,7 +435,7 @@ def _form_version() -> int | None:
     if not raw:
         return None
     if not raw.isdigit() or len(raw) > 16:
-        raise IllegalMove("The form is out of date: reload the page.")
+        raise IllegalMove(T("The form is out of date: reload the page."))
     return int(raw)
 
 
@@ -435,7 +460,7 @@ def vote(token: str):
     accept = request.form.get("accept")
     try:
         if accept not in ("1", "0"):
-            raise IllegalMove("Choose to agree or to refuse.")
+            raise IllegalMove(T("Choose to agree or to refuse."))
         event = rt().games.vote(link.game_id, link.seat, request.form.get("kind", ""),
                                 accept == "1", _form_version(), now=request_time(),
                                 hours=vote_hours())
@@ -471,8 +496,9 @@ def _booked(link: Link) -> str | None:
             or found[0].data.get("seat") != link.seat:
         return None
     tz = away.seat_zone(link.game_id, link.seat)
-    return (f"Your vacation is booked: from {local_time(found[0].data['from'], tz)} "
-            f"to {local_time(found[0].data['until'], tz)}.")
+    return T("Your vacation is booked: from %(start)s to %(end)s.",
+             start=local_datetime(found[0].data["from"], tz),
+             end=local_datetime(found[0].data["until"], tz))
 
 
 @bp.post("/play/<token>/back")

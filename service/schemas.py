@@ -18,6 +18,31 @@ from marshmallow import (
 )
 
 from events import clocks, talk
+from games.text import T
+from games.text import Text as Said
+
+# Messages people may meet in the lobby are games.text Texts (``T``): English strings, as
+# the API has always answered, that a page says again in its reader's language.
+
+
+class _SaidAsGiven:
+    """A validator whose ``error`` is a Text keeps it as it is (marshmallow would make a
+    plain ``str`` of it with ``str.format``), so a page can still translate it."""
+
+    error: object
+
+    def _format_error(self, value, message):
+        if isinstance(self.error, Said):
+            return self.error
+        return super()._format_error(value, message)  # type: ignore[misc]
+
+
+class Range(_SaidAsGiven, validate.Range):
+    pass
+
+
+class Length(_SaidAsGiven, validate.Length):
+    pass
 
 
 class StrictSchema(Schema):
@@ -80,13 +105,14 @@ class Text(fields.String):
         text = super()._deserialize(value, attr, data, **kwargs)
         bad = refused_character(text)
         if bad is not None:
-            raise ValidationError(f"must not contain the character U+{ord(bad):04X} "
-                                  "(control, format, bidi or line-break characters)")
+            raise ValidationError(T("must not contain the character U+%(code)s (control, "
+                                    "format, bidi or line-break characters)",
+                                    code=f"{ord(bad):04X}"))
         text = unicodedata.normalize("NFC", text).strip()
         if not text:
-            raise ValidationError("must not be empty or only spaces")
+            raise ValidationError(T("must not be empty or only spaces"))
         if len(text) > self.max_length:
-            raise ValidationError(f"must be at most {self.max_length} characters")
+            raise ValidationError(T("must be at most %(n)s characters", n=self.max_length))
         return text
 
 
@@ -99,7 +125,10 @@ class Address(Text):
 
     def _deserialize(self, value, attr, data, **kwargs) -> str:
         text = super()._deserialize(value, attr, data, **kwargs)
-        validate.Email(error="not a valid email address")(text)
+        try:
+            validate.Email()(text)
+        except ValidationError:
+            raise ValidationError(T("not a valid email address")) from None
         return text
 
 
@@ -107,13 +136,22 @@ def _time_zone(name: str) -> None:
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ValidationError(f"unknown time zone {name!r} (use e.g. 'Europe/Paris')") from exc
+        raise ValidationError(T("unknown time zone %(name)s (use e.g. 'Europe/Paris')",
+                                name=repr(name))) from exc
+
+
+LANGUAGES = ("en", "de")  # what a seat may be given (worker.players.LANGUAGES)
 
 
 class PlayerIn(StrictSchema):
     name = Text(required=True)
     email = Address(required=True)
     tz = Text(load_default="UTC", max_length=64, validate=_time_zone)
+    language = fields.String(validate=validate.OneOf(
+        LANGUAGES, error=T("must be one of the languages listed (en, de)")), metadata={
+        "description": "the language of this seat's emails and game page (en, de) unless "
+                       "its player chose one in their own settings; left out: the "
+                       "player's setting, else their browser's language"})
 
 
 MAX_CLOCK_HOURS = 24 * 365  # a year: beyond that a clock means nothing in a game
@@ -123,10 +161,12 @@ MIN_CLOCK_HOURS = 1 / 3600  # a second: tests and demos use clocks of a few seco
 def _hours(minimum: float = MIN_CLOCK_HOURS, example: int = 72, **kwargs) -> fields.Float:
     """A number of hours from ``minimum`` (a second by default, else 0) to a year; the
     error says so in words, with ``example``."""
-    what = "a positive number" if minimum > 0 else "0 or a positive number"
-    error = f"must be {what}, e.g. {example} (at most {{max:g}} hours)"
-    return JsonNumber(validate=validate.Range(min=minimum, max=MAX_CLOCK_HOURS, error=error),
-                      **kwargs)
+    most = f"{MAX_CLOCK_HOURS:g}"
+    error = T("must be a positive number, e.g. %(example)s (at most %(most)s hours)",
+              example=example, most=most) if minimum > 0 else \
+        T("must be 0 or a positive number, e.g. %(example)s (at most %(most)s hours)",
+          example=example, most=most)
+    return JsonNumber(validate=Range(min=minimum, max=MAX_CLOCK_HOURS, error=error), **kwargs)
 
 
 class TimeControlIn(StrictSchema):
@@ -143,29 +183,32 @@ class TimeControlIn(StrictSchema):
     def complete(self, data, **_):
         kind = data.get("kind")
         if kind == "per_move" and "hours" not in data:
-            raise ValidationError("must be a positive number, e.g. 72 (a per_move time "
-                                  "control needs 'hours')", "hours")
+            raise ValidationError(T("must be a positive number, e.g. 72 (a per_move time "
+                                    "control needs 'hours')"), "hours")
         if kind == "bank" and "bank_hours" not in data:
-            raise ValidationError("must be a positive number, e.g. 48 (a bank time control "
-                                  "needs 'bank_hours')", "bank_hours")
+            raise ValidationError(T("must be a positive number, e.g. 48 (a bank time "
+                                    "control needs 'bank_hours')"), "bank_hours")
         if kind == "bank" and data.get("cap_hours", math.inf) < data.get("bank_hours", 0):
-            raise ValidationError("cap_hours must be at least bank_hours", "cap_hours")
+            raise ValidationError(T("cap_hours must be at least bank_hours"), "cap_hours")
         if kind != "bank":
             extra = sorted({"bank_hours", "increment_hours", "cap_hours"} & set(data))
             if extra:
-                raise ValidationError(f"only a bank time control takes {extra[0]}", extra[0])
+                raise ValidationError(T("only a bank time control takes %(field)s",
+                                        field=extra[0]), extra[0])
         if kind == "none" and "hours" in data:
-            raise ValidationError("a time control of kind none takes no hours", "hours")
+            raise ValidationError(T("a time control of kind none takes no hours"), "hours")
 
 
 class RemindersIn(StrictSchema):
     """When reminders go out: at these fractions of a turn's time left, and these
     hours before the deadline (defaults: half, a quarter, and 24 hours)."""
 
-    fractions = fields.List(JsonNumber(validate=validate.Range(
-        min=0, max=1, min_inclusive=False, max_inclusive=False)),
-        validate=validate.Length(max=6))
-    hours_before = fields.List(_hours(example=24), validate=validate.Length(max=6))
+    fractions = fields.List(JsonNumber(validate=Range(
+        min=0, max=1, min_inclusive=False, max_inclusive=False,
+        error=T("must be more than 0 and less than 1, e.g. 0.5"))),
+        validate=Length(max=6, error=T("at most 6 of them")))
+    hours_before = fields.List(_hours(example=24),
+                               validate=Length(max=6, error=T("at most 6 of them")))
 
 
 class PlatformIn(StrictSchema):
@@ -173,7 +216,8 @@ class PlatformIn(StrictSchema):
 
     time_control = fields.Nested(TimeControlIn)
     on_timeout = fields.String(validate=validate.OneOf(clocks.POLICIES))
-    bot_after = fields.Integer(strict=True, validate=validate.Range(min=1, max=20), metadata={
+    bot_after = fields.Integer(strict=True, validate=Range(
+        min=1, max=20, error=T("must be a whole number from 1 to 20")), metadata={
         "description": "on_timeout bot: time-outs in a row before the stand-in takes the "
                        "seat (default 2)"})
     reminders = fields.Nested(RemindersIn)
@@ -183,14 +227,14 @@ PLATFORM_OPTIONS = tuple(PlatformIn._declared_fields)
 
 
 MAX_PLAYERS = 12
-NO_PLAYERS = "Fill in at least one player: a name and an email address"
+NO_PLAYERS = T("Fill in at least one player: a name and an email address")
 
 
 class CreateGameIn(StrictSchema):
     game = Text(required=True, max_length=64)
     players = fields.List(fields.Nested(PlayerIn), required=True, validate=[
-        validate.Length(min=1, error=NO_PLAYERS),
-        validate.Length(max=MAX_PLAYERS, error="at most {max} players")])
+        Length(min=1, error=NO_PLAYERS),
+        Length(max=MAX_PLAYERS, error=T("at most %(n)s players", n=MAX_PLAYERS))])
     options = fields.Dict(keys=fields.String(), load_default=dict, metadata={
         "description": "The game's options, and the platform's: time_control, on_timeout, "
                        "bot_after, reminders (see PlatformIn)"})
@@ -206,8 +250,9 @@ class CreateGameIn(StrictSchema):
             folded = player["name"].casefold()
             if folded in seen:
                 raise ValidationError({"players": {index: {"name": [
-                    f"{player['name']!r} is already the name of player {seen[folded] + 1}: "
-                    "give each player a different name"]}}})
+                    T("%(name)s is already the name of player %(other)s: give each player "
+                      "a different name", name=repr(player["name"]),
+                      other=seen[folded] + 1)]}}})
             seen[folded] = index
 
     @post_load
@@ -221,7 +266,7 @@ class CreateGameIn(StrictSchema):
         except ValidationError as exc:
             raise ValidationError({"options": exc.messages}) from None
         if data.get("deadline_hours") and "time_control" in platform:
-            raise ValidationError("give either deadline_hours or options.time_control",
+            raise ValidationError(T("give either deadline_hours or options.time_control"),
                                   "deadline_hours")
         return {**data, "options": options, "platform": platform}
 

@@ -6,6 +6,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 from marshmallow.validate import Email as EmailAddress
 
+from games.text import T
 from service import accounts, limits, lobby
 from service.limits import Limited
 
@@ -33,7 +34,7 @@ def ask():
     try:
         EmailAddress()(address)
     except ValidationError:
-        return _form(400, "Please give an email address.", address)
+        return _form(400, T("Please give an email address."), address)
     try:
         limits.take_sign_in(address, request.remote_addr or "unknown")
     except Limited as exc:

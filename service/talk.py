@@ -23,11 +23,13 @@ from events.picture import seat_clock
 from events.replay import Table
 from events.store import UnknownGame
 from games.protocol import IllegalMove
+from games.text import T
 from service import limits, schemas
 from service.auth import player
 from service.bodies import body
 from service.current import after_append, rt
 from service.errors import ApiError
+from service.i18n import local_datetime
 from service.play import _page, verify_seat
 from worker.links import Link, check_current
 
@@ -58,12 +60,12 @@ def _zone(name: str | None) -> ZoneInfo:
 
 
 def _when(iso: str, zone: ZoneInfo) -> str:
-    """A message's time, short: ``3 Mar 14:05 CET``."""
+    """A message's time, short, in the page's language: ``3 Mar 14:05 CET``."""
     try:
-        local = datetime.fromisoformat(iso).astimezone(zone)
+        datetime.fromisoformat(iso)
     except ValueError:
         return ""
-    return f"{local.day} {local:%b %H:%M %Z}"
+    return local_datetime(iso, zone.key, "short") or ""
 
 
 @bp.post("/play/<token>/messages")
@@ -79,7 +81,8 @@ def post_page_message(token: str):
         limits.take_message(link.game_id, link.seat)
         event = talk.say(runtime.games, link.game_id, link.seat, text, via="page")
     except IllegalMove as exc:
-        return _again(link, token, text, 400, f"Your message was not sent: {exc.reason}")
+        return _again(link, token, text, 400, T("Your message was not sent: %(reason)s",
+                                                 reason=exc.reason))
     except limits.Limited as exc:
         reply = _again(link, token, text, 429, str(exc.description))
         reply.headers["Retry-After"] = str(exc.retry_after)

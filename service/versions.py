@@ -19,8 +19,9 @@ from markupsafe import Markup
 from events import history
 from events.envelope import Event
 from events.gameplay import GameService
-from events.picture import local_time, picture_of, seat_clock
+from events.picture import picture_of, seat_clock
 from events.replay import Table
+from service.i18n import local_datetime
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ def at_version(games: GameService, game_id: str, seat: int | None, version: int,
         view=game.view(table.state, seat),
         event=event,
         line=history.describe_in_log(games.store, game_id, event, game, table.names, seat),
-        when=local_time(event.at, seat_clock(games, game_id, seat, set())[1]),
+        when=local_datetime(event.at, seat_clock(games, game_id, seat, set())[1]),
         picture=Markup(picture) if picture else None)  # noqa: S704 - escaped by games.svg
 
 

@@ -369,9 +369,7 @@ def send_ended(rt: Runtime, game_id: str, seat: int) -> bool:
         if info is None:
             return None
         table = rt.games.load(game_id)
-        outcome = dict(table.outcome() or {})
-        if outcome.get("winner"):  # an early end's winner, said in the reader's language
-            outcome["winner"] = votes.winner_line(outcome, table.names)
+        outcome = votes.outcome_said(table.outcome() or {}, table.names)
         ctx = _common(rt, game_id, seat, info) | {
             "game": table.game, "table": table, "seat": seat, "names": table.names,
             "outcome": outcome, "secret": (table.revealed_secrets or [""])[-1],

@@ -260,4 +260,6 @@ def test_a_signed_in_player_changes_their_settings_and_is_told_why_leave_is_refu
     refused = anon_client.post("/me/leave", data={"csrf_token": token,
                                                   "from": "2000-01-01T10:00",
                                                   "until": "2000-01-02T10:00"})
-    assert refused.status_code == 422 and "No leave taken" in refused.get_data(as_text=True)
+    # in German: the player chose it above
+    assert refused.status_code == 422 and "Kein Urlaub eingetragen" in refused.get_data(
+        as_text=True)
