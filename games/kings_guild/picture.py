@@ -234,11 +234,18 @@ def _resource_dot(d: Drawing, cx: float, cy: float, resource: str, r: float = 5)
 
 
 def _cost_row(d: Drawing, x: float, y: float, cost: dict[str, int], size: float = 11,
-              say: Say = str) -> float:
-    """Resource icons with amounts from (x, baseline y); returns the x after them."""
-    for resource, n in cost.items():
+              say: Say = str, width: float | None = None) -> float:
+    """Resource icons with amounts from (x, baseline y), in smaller print when they would
+    be wider than ``width``; returns the x after them."""
+    said = {resource: str(say(kw.amount(n, resource))) for resource, n in cost.items()}
+    labels = list(said.values())
+    wide = sum(16 + len(label) * size * 0.6 for label in labels[:-1]) + 12 + _width(
+        labels[-1] if labels else "", size)  # where the last label ends
+    if width is not None and wide > width:
+        size = max(7.5, math.floor(size * width / wide * 10) / 10)
+    for resource in cost:
         _resource_dot(d, x + 5, y - size * 0.35, resource, 4.5)
-        label = say(kw.amount(n, resource))
+        label = said[resource]
         d.text(x + 12, y, label, size=size)
         x += 16 + len(label) * size * 0.6
     return x
@@ -404,7 +411,9 @@ class _Picture:
                 if self.email:  # no room beside the name
                     d.text(MARGIN + 32, row_y + 16, _lines(detail, 48, 1)[0], size=12)
                 else:
-                    d.text(self.W - MARGIN, row_y, _lines(detail, 40, 1)[0], size=12,
+                    room = self.W - 2 * MARGIN - 44 - _width(_lines(name, 20, 1)[0], 14, True)
+                    most = max(40, int(room / 12 / 0.62))  # DejaVu at 12: ~7.4 a letter
+                    d.text(self.W - MARGIN, row_y, _lines(detail, most, 1)[0], size=12,
                            fill=INK, anchor="end")
             y = row_y + (20 if self.email else 4)
         deadline = self.table.get("deadline")
@@ -507,11 +516,16 @@ class _Picture:
         y = _section(d, y, self.s(T("Final scores")))
         columns = [(key, self.s(head)) for key, head in SCORE_COLUMNS]
         x0, step = MARGIN + 150, (self.W - 2 * MARGIN - 150) / len(columns)
+        # headings wider than their column (an email's, German ones) take two staggered rows
+        crowded = any((_width(a, 11) + _width(b, 11)) / 2 > step - 3
+                      for (_, a), (_, b) in zip(columns, columns[1:], strict=False))
         for k, (_, head) in enumerate(columns):
-            size = 11 if len(head) <= 6 else _fit(head, step - 2, 11)
-            d.text(x0 + k * step + step / 2, y + 12, head, size=size,
-                   anchor="middle", fill=MUTED)
-        y += 16
+            mid = x0 + k * step + step / 2
+            room = min(2 * step - 6, 2 * (self.W - MARGIN / 2 - mid))  # the last: the edge
+            size = _fit(head, room, 11) if crowded else 11
+            d.text(mid, y + 12 + (12 if crowded and k % 2 else 0), head,
+                   size=size, anchor="middle", fill=MUTED)
+        y += 28 if crowded else 16
         for seat in outcome.get("ranking", range(len(sheet))):
             row = sheet[seat]
             place = (outcome.get("places") or [None] * len(sheet))[seat]
@@ -648,7 +662,7 @@ class _Picture:
             d.text(x + w - 6, y + 14, coins, size=11, anchor="end",
                    fill="#8A6D00", weight="bold")
             if by is None:
-                _cost_row(d, x + 4, y + 30, item["cost"], size=10, say=self.say)
+                _cost_row(d, x + 4, y + 30, item["cost"], size=10, say=self.say, width=w - 10)
             else:
                 d.circle(x + 11, y + 26, 6, fill=seat_colour(by), stroke=INK)
                 d.text(x + 22, y + 30, self.s(T("crafted by %(name)s", name=self.name(by))),
