@@ -98,13 +98,18 @@ def played(players: int, seed: int, moves: int = MOVES) -> Iterator[tuple[dict, 
 
 
 def shown_texts() -> Iterator[Text]:
-    """What a few games show: views, summaries, move labels and steps, log lines, and the
-    reasons for moves the rules refuse."""
+    """What a few games show: views, summaries, move labels and steps, log lines, why a
+    move cannot be taken back, and the reasons for moves the rules refuse."""
     for players, seed in GAMES:
         for k, (state, seat, move) in enumerate(played(players, seed)):
             for m in GAME.legal_moves(state, seat):
                 yield GAME.move_label(state, seat, m)
                 yield from (s["label"] for s in GAME.move_steps(state, seat, m))
+            after = copy.deepcopy(state)
+            GAME.apply(after, seat, copy.deepcopy(move), RecordingRandom(k))
+            why = GAME.reveals(state, after, seat, move)  # a move that cannot be taken back
+            if why is not None:
+                yield why
             event = {"version": k, "actor": seat, "data": {"move": move},
                      "names": list(state["names"])}
             for viewer in (seat, None):
