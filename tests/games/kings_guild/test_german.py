@@ -291,3 +291,31 @@ def test_the_email_picture_is_drawn_in_the_readers_language(client, rt):
     english_png = mail_picture(rt.games, table_now, 0)
     assert german_png and english_png
     assert german_png.image.data != english_png.image.data
+
+
+def test_an_items_german_name_its_coins_and_its_cost_stay_inside_its_box():
+    """The longest German item names (Juwelenbesetzter Zauberstab) beside their coins, and
+    the German costs under them, at the page's and the phone's width."""
+    from games.kings_guild.picture import _width
+
+    checked = 0
+    for players, seed, moves in [(3, 11, 400), (1, 5, 150), (4, 13, 300), (2, 2, 500)]:
+        state, previous = mid_game(players, seed, moves)
+        for medium in ("page", "phone"):
+            svg = GAME.picture(GAME.view(state, 0), table(state, 0, medium, previous),
+                               lambda t: translate(t, "de"))
+            for group in ET.fromstring(svg).iter(f"{SVG}g"):
+                if not (group.get("data-target") or "").startswith("item:"):
+                    continue
+                box = group.find(f"{SVG}rect")
+                left = float(box.get("x"))
+                right = left + float(box.get("width"))
+                texts = [(float(e.get("x")), float(e.get("y")), float(e.get("font-size")),
+                          e.get("text-anchor"), e.get("font-weight") == "bold", e.text or "")
+                         for e in group.iter(f"{SVG}text")]
+                (nx, _, nsize, _, _, name), (cx, _, csize, _, _, coins) = texts[:2]
+                assert nx + _width(name, nsize, True) < cx - _width(coins, csize, True), name
+                for x, _y, size, anchor, bold, text in texts[2:]:
+                    assert anchor == "start" and x + _width(text, size, bold) <= right, text
+                checked += 1
+    assert checked > 20
