@@ -16,11 +16,13 @@ Guildhall count and the Cathedral levels.  The page on a phone (``"phone"``) dra
 narrow layout redrawn for the phone (issue 29, item 1): :data:`PHONE_WIDTH` units wide
 with no text under :data:`PHONE_TEXT`, so that the page, which enlarges the picture until
 its smallest text reads at 11 CSS px, shows all of it in a 390 px phone's 350 px without
-panning.  To fit, it stacks what the email sets side by side: the players one a line,
-the board's locations two a line, each as tall as its Workers need, the Black Market's
-spaces one a line, the Workshop's cards two a line (numbered by column), the Guildhall
-above the Cathedral, a tableau's counts on three lines; and it has every shape a move
-acts on.
+panning.  To fit, it stacks and wraps what the email sets side by side: the players'
+names wrap (a long name cut to fit), the board's locations go two a line, each as tall
+as its Workers need, the Black Market's spaces one a line, the Prison's stacks wrap, the
+Workshop's cards two a line (numbered by column), the Guildhall above the Cathedral, a
+tableau's resources wrap and its counts take three lines, a Building card's skills go
+below its cost when they do not fit beside it.  It has every shape a move acts on, and
+tooltips (a page's picture is read by a screen reader too).
 
 Small clickable groups (Workers with their count) lie on an invisible hit area, so a
 click between the icon and its count still picks them.
@@ -1004,7 +1006,7 @@ class Picture:
             if changed:
                 d.rect(PAD + 13, y - 2, 300, 22, fill=HIGHLIGHT, stroke=None, rx=4)
             d.text(PAD + 16, y + 14, "Captured:", size=12)
-            cx = PAD + 84.0
+            cx = PAD + (94.0 if self.phone else 84.0)  # a phone: clear of "Captured:"
             for c, n in caught:
                 self.worker(cx, y + 10, colour(self.players[c]), s=15)
                 d.text(cx + 10, y + 15, f"×{n}", size=12, weight="bold")

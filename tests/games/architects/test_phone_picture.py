@@ -160,7 +160,7 @@ def test_the_phones_picture_shown_with_11_px_text_fits_a_390_px_phone(n):
 
 
 @pytest.mark.parametrize(("n", "options", "names"),
-                         [(3, {}, None), (5, {}, None), (1, {}, None),
+                         [(3, {}, None), (1, {}, None),
                           (2, {"bot_opponent": True}, None), (3, {}, LONG_NAMES),
                           (5, {}, LONG_NAMES), (2, {"promos": True}, LONG_NAMES)])
 def test_every_text_of_the_phones_picture_is_inside_it_and_clear_of_the_others(
