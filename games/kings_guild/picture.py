@@ -195,17 +195,39 @@ def _fit(text: str, width: float, size: float, bold: bool = False,
     return size if need <= width else max(least, math.floor(size * width / need * 10) / 10)
 
 
-def _fitted(text: str, width: float, size: float, most: int, bold: bool = False,
-            least: float = 7.5) -> float:
-    """``size``, or smaller (not below ``least``) until ``text`` wraps into ``most`` lines
-    of ``width`` without cutting a word (a long German name gets smaller print)."""
-    while size > least:
-        chars = _chars(width, size, bold)
-        lines = textwrap.wrap(str(text), chars, break_long_words=False) or [""]
-        if len(lines) <= most and all(len(line) <= chars for line in lines):
-            return size
-        size = round(size - 0.5, 1)
-    return least
+def _measured_lines(text: str, width: float, size: float, bold: bool) -> list[str]:
+    """``text`` wrapped at whole words by measured width (a word wider than ``width``
+    stays whole on its own line)."""
+    lines: list[str] = []
+    for word in str(text).split():
+        if lines and _width(f"{lines[-1]} {word}", size, bold) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def _name_block(d: Drawing, x: float, y: float, text: str, width: float, size: float,
+                most: int, least: float = 7.5, **attrs: Any) -> float:
+    """A name in at most ``most`` lines from baseline ``y``, as :func:`_paragraph` draws it
+    when its words fit; else wrapped by measure, in smaller print (not below ``least``)
+    only as far as needed to keep every word whole (a long German name)."""
+    bold = attrs.get("weight") == "bold"
+    chars = _chars(width, size, bold)
+    fits = textwrap.wrap(str(text), chars, break_long_words=False) or [""]
+    if len(fits) <= most and all(len(line) <= chars for line in fits):
+        return _paragraph(d, x, y, text, width, size, most, **attrs)
+    lines = _measured_lines(text, width, size, bold)
+    while size > least and (len(lines) > most or any(
+            _width(line, size, bold) > width for line in lines)):
+        size = max(least, round(size - 0.25, 2))
+        lines = _measured_lines(text, width, size, bold)
+    if len(lines) > most:
+        lines = lines[:most - 1] + [" ".join(lines[most - 1:])]
+    for line in lines:
+        d.text(x, y, line, size=size, **attrs)
+        y += size * 1.25
+    return y
 
 
 def _frame(d: Drawing, x: float, y: float, w: float, h: float) -> None:
@@ -235,19 +257,28 @@ def _resource_dot(d: Drawing, cx: float, cy: float, resource: str, r: float = 5)
 
 def _cost_row(d: Drawing, x: float, y: float, cost: dict[str, int], size: float = 11,
               say: Say = str, width: float | None = None) -> float:
-    """Resource icons with amounts from (x, baseline y), in smaller print when they would
-    be wider than ``width``; returns the x after them."""
-    said = {resource: str(say(kw.amount(n, resource))) for resource, n in cost.items()}
-    labels = list(said.values())
-    wide = sum(16 + len(label) * size * 0.6 for label in labels[:-1]) + 12 + _width(
-        labels[-1] if labels else "", size)  # where the last label ends
-    if width is not None and wide > width:
-        size = max(7.5, math.floor(size * width / wide * 10) / 10)
-    for resource in cost:
+    """Resource icons with amounts from (x, baseline y); returns the x after them.  When
+    they would be wider than ``width`` (German words are longer) they close up to their
+    measured widths, and only then take smaller print (a phone zooms the whole picture
+    until its smallest text is legible, so small print costs room everywhere)."""
+    labels = [str(say(kw.amount(n, resource))) for resource, n in cost.items()]
+
+    def advance(label: str, size: float) -> float:
+        return 16 + len(label) * size * 0.6
+
+    def ends(step: Any, size: float) -> float:  # where the last label ends
+        return sum(step(label, size) for label in labels[:-1]) + 12 + _width(
+            labels[-1] if labels else "", size)
+
+    if width is not None and ends(advance, size) > width:
+        def advance(label: str, size: float) -> float:  # closed up: measured widths
+            return 18 + _width(label, size)
+        if ends(advance, size) > width:
+            size = max(7.5, math.floor(size * width / ends(advance, size) * 10) / 10)
+    for resource, label in zip(cost, labels, strict=True):
         _resource_dot(d, x + 5, y - size * 0.35, resource, 4.5)
-        label = said[resource]
         d.text(x + 12, y, label, size=size)
-        x += 16 + len(label) * size * 0.6
+        x += advance(label, size)
     return x
 
 
@@ -587,8 +618,7 @@ class _Picture:
                 if changed:
                     _frame(d, x, y, w, h)
                 d.rect(x, y, w, h, fill=EVENT, stroke=INK, rx=6)
-                _paragraph(d, x + 8, y + 20, quest_name, w - 16,
-                           _fitted(quest_name, w - 16, 13, 2, True), 2, weight="bold")
+                _name_block(d, x + 8, y + 20, quest_name, w - 16, 13, 2, weight="bold")
                 _paragraph(d, x + 8, y + 56, text, w - 16, 10, 7)
             return
         sigil = slot.get("sigil")
@@ -615,8 +645,7 @@ class _Picture:
                    size=12, weight="bold", fill=INK if q["hero"] == "rogue" else "#FFFFFF")
             d.text(x + w - 8, y + 15, self.s(T("slot %(n)s", n=index + 1)), size=11,
                    anchor="end", fill=INK if q["hero"] == "rogue" else "#FFFFFF")
-            _paragraph(d, x + 8, y + 35, quest_name, w - 16,
-                       _fitted(quest_name, w - 16, 12, 2, True), 2, weight="bold")
+            _name_block(d, x + 8, y + 35, quest_name, w - 16, 12, 2, weight="bold")
             ry = y + h - 9
             reward_word = self.s(T("Reward:"))
             d.text(x + 8, ry, reward_word, size=11, fill=MUTED)
@@ -1044,9 +1073,9 @@ class _Picture:
                     with d.group(title=self.s(T("The guild tile: %(guild)s", guild=kw.card(name)))):
                         d.rect(cx + 1, cy + 1, span * cell_w - 2, cell_h - 2,
                                fill=seat_colour(g["seat"]), stroke=INK, rx=4, opacity=0.85)
-                        _paragraph(d, cx + span * cell_w / 2, cy + 22, shown, span * cell_w - 10,
-                                   _fitted(shown, span * cell_w - 10, 12, 2, True), 2,
-                                   anchor="middle", fill="#FFFFFF", weight="bold")
+                        _name_block(d, cx + span * cell_w / 2, cy + 22, shown,
+                                    span * cell_w - 10, 12, 2, anchor="middle",
+                                    fill="#FFFFFF", weight="bold")
                     continue
                 room = rooms.get(name, {"name": name, "cells": [[col, row]], "prestige": 0})
                 self.room_tile(cx, cy, cell_w, cell_h, g, room, mine,
@@ -1076,8 +1105,7 @@ class _Picture:
                 _frame(d, x + 1, y + 1, w - 2, cell_h - 2)
             d.rect(x + 1, y + 1, w - 2, cell_h - 2,
                    fill=ROOM_FILL.get(data.get("category", "basic"), CARD), stroke=INK, rx=4)
-            _paragraph(d, x + 4, y + 13, shown, w - 8, _fitted(shown, w - 8, 9, 2, True, 6.5),
-                       2, weight="bold")
+            _name_block(d, x + 4, y + 13, shown, w - 8, 9, 2, 6.5, weight="bold")
             d.text(x + w - 5, y + cell_h - 6, f"★{room.get('prestige', 0)}", size=9,
                    anchor="end", fill="#8A6D00")
             if g.get("baggage") == name:
