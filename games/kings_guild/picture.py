@@ -443,9 +443,9 @@ class _Picture:
                     d.text(MARGIN + 32, row_y + 16, _lines(detail, 48, 1)[0], size=12)
                 else:
                     room = self.W - 2 * MARGIN - 44 - _width(_lines(name, 20, 1)[0], 14, True)
-                    most = max(40, int(room / 12 / 0.62))  # DejaVu at 12: ~7.4 a letter
-                    d.text(self.W - MARGIN, row_y, _lines(detail, most, 1)[0], size=12,
-                           fill=INK, anchor="end")
+                    size = _fit(detail, room, 12, least=10)  # the width beside the name
+                    shown = detail if _width(detail, size) <= room else _lines(detail, 40, 1)[0]
+                    d.text(self.W - MARGIN, row_y, shown, size=size, fill=INK, anchor="end")
             y = row_y + (20 if self.email else 4)
         deadline = self.table.get("deadline")
         if deadline:
