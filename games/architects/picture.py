@@ -976,7 +976,7 @@ class Picture:
                    weight="bold")
             d.text(x + 21, y + 14, f"{plural(pl['debts'], 'Debt')} ({pl['paid_debts']} "
                                    f"paid)", size=12)
-        x += 134
+        x += 150 if self.phone else 134  # a phone: room for "14 Debts (0 paid)"
         with d.group(title=f"{plural(pl['workers'], 'Worker')} in supply"):
             self.worker(x + 6, y + 10, colour(pl), s=15)
             d.text(x + 16, y + 14, f"{pl['workers']} in supply", size=12)
@@ -1132,7 +1132,8 @@ class Picture:
             self.outline(x, cy, w, h, new)
             with d.group(title=presentation.building_details(cid), highlight=new):
                 d.rect(x, cy, w, h, fill=CARD, stroke=INK, rx=4)
-                name = clip(card["name"], int((w - 42) / 7.2)) if self.phone else card["name"]
+                name = clip_to(card["name"], w - 44, 11, bold=True) if self.phone else \
+                    card["name"]
                 d.text(x + 5, cy + 17, name, size=11, weight="bold")
                 d.text(x + w - 5, cy + 17, f"{card['vp']} VP", size=11, anchor="end")
         rows = (len(pl["buildings"]) + per_row - 1) // per_row
