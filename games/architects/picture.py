@@ -398,7 +398,8 @@ class Picture:
             if card["virtue"]:
                 self.d.text(gx + 4, y + 37 + down, f"{card['virtue']:+d}", size=12,
                             weight="bold")
-                self.resource(gx + 22, y + 27 + down, "virtue", s=11)
+                self.resource(gx + (25 if self.phone else 22), y + 27 + down, "virtue",
+                              s=11)
             self.lines(x + 7, y + 55 + down, effect, w - 14, 11)
         return h
 
@@ -741,12 +742,17 @@ class Picture:
                 d.text(x + w - 6, y + 15, f"col {col + 1}", size=11, anchor="end",
                        fill=MUTED)
                 name = clip(name, int((w - 50) / 8))
-            d.text(x + 6, y + 16, name, size=13, weight="bold")
+            size = 13
+            if self.phone:  # a size smaller, cut by its estimated width: Debt Collector whole
+                size = 12
+                name = clip_to(card["name"], w - 18 - span(f"col {col + 1}", 11), size,
+                               bold=True)
+            d.text(x + 6, y + 16, name, size=size, weight="bold")
             sx = self.skills(x + 6, y + 22, card["skills"], s=14)
             if card["virtue_on_hire"]:
                 d.text(sx + 2, y + 34, f"{card['virtue_on_hire']:+d}", size=11,
                        weight="bold")
-                self.resource(sx + (19 if self.phone else 17), y + 24, "virtue", s=10)
+                self.resource(sx + (22 if self.phone else 17), y + 24, "virtue", s=10)
             self.lines(x + 6, y + (50 if self.email else 54), card["ability"], w - 10, 11,
                        max_lines=99 if self.email else 7)
             if silver:
