@@ -37,6 +37,7 @@ Shapes a move acts on carry ``data-target`` names; :func:`targets` gives them fo
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 from functools import cache
 from typing import Any
@@ -199,9 +200,11 @@ def _measured_lines(text: str, width: float, size: float, bold: bool) -> list[st
     """``text`` wrapped at whole words by measured width (a word wider than ``width``
     stays whole on its own line)."""
     lines: list[str] = []
-    for word in str(text).split():
-        if lines and _width(f"{lines[-1]} {word}", size, bold) <= width:
-            lines[-1] = f"{lines[-1]} {word}"
+    for word in re.findall(r"\S+?-(?=\S)|\S+", str(text)):  # a hyphen may end a line
+        joined = f"{lines[-1]}{word}" if lines and lines[-1].endswith("-") \
+            else f"{lines[-1]} {word}" if lines else word
+        if lines and _width(joined, size, bold) <= width:
+            lines[-1] = joined
         else:
             lines.append(word)
     return lines or [""]
@@ -1105,7 +1108,7 @@ class _Picture:
                 _frame(d, x + 1, y + 1, w - 2, cell_h - 2)
             d.rect(x + 1, y + 1, w - 2, cell_h - 2,
                    fill=ROOM_FILL.get(data.get("category", "basic"), CARD), stroke=INK, rx=4)
-            _name_block(d, x + 4, y + 13, shown, w - 8, 9, 2, 6.5, weight="bold")
+            _name_block(d, x + 4, y + 13, shown, w - 8, 9, 2, 7, weight="bold")
             d.text(x + w - 5, y + cell_h - 6, f"★{room.get('prestige', 0)}", size=9,
                    anchor="end", fill="#8A6D00")
             if g.get("baggage") == name:
@@ -1126,7 +1129,7 @@ class _Picture:
             title += f": {self.card(data['text'])}"
         fit, label = size, _lines(shown, _chars(w - 4, size), 1)[0]
         if len(shown) > _chars(w - 4, size):  # a long name: smaller print rather than cut
-            fit = _fit(shown, w - 4, size, least=6.5)
+            fit = _fit(shown, w - 4, size, least=8)  # smaller: a phone zooms it all
             label = shown if _width(shown, fit) <= w - 4 else _lines(
                 shown, _chars(w - 4, fit), 1)[0]
         with d.group(target=f"specialist:{s['id']}" if mine else None, title=title,
