@@ -13,9 +13,16 @@ For an email (``table["medium"] == "email"``) the same sections are drawn 400 un
 two columns, with no tooltips, and without the Workshop, the Guildhall and Cathedral
 panel and the legend: the page has them, and the status line and each tableau carry the
 Guildhall count and the Cathedral levels.  The page on a phone (``"phone"``) draws the
-same narrow layout with the Workshop (its cards two to a row) and the Guildhall above
-the Cathedral, so every shape a move acts on is there; its smallest text is no smaller
-than the email's (the page enlarges the picture until that text reads at 11 px).
+narrow layout redrawn for the phone (issue 29, item 1): :data:`PHONE_WIDTH` units wide
+with no text under :data:`PHONE_TEXT`, so that the page, which enlarges the picture until
+its smallest text reads at 11 CSS px, shows all of it in a 390 px phone's 350 px without
+panning.  To fit, it stacks and wraps what the email sets side by side: the players'
+names wrap (a long name cut to fit), the board's locations go two a line, each as tall
+as its Workers need, the Black Market's spaces one a line, the Prison's stacks wrap, the
+Workshop's cards two a line (numbered by column), the Guildhall above the Cathedral, a
+tableau's resources wrap and its counts take three lines, a Building card's skills go
+below its cost when they do not fit beside it.  It has every shape a move acts on, and
+tooltips (a page's picture is read by a screen reader too).
 
 Small clickable groups (Workers with their count) lie on an invisible hit area, so a
 click between the icon and its count still picks them.
@@ -33,6 +40,8 @@ from games.svg import EMAIL_WIDTH, HIGHLIGHT, INK, MUTED, Drawing, for_email, pl
 
 View = dict[str, Any]
 W = 600  # the page's width; an email's is games.svg.EMAIL_WIDTH
+PHONE_WIDTH = 340  # units: the page's picture on a phone (at 11.1 / 11 px a unit: 343 px)
+PHONE_TEXT = 11  # the phone's smallest text
 PAD = 10
 # The game's colour names, drawn in shades that stay apart for colour-blind players.
 COLOURS = {"blue": "#0072B2", "green": "#009E73", "purple": "#CC79A7", "red": "#D55E00",
@@ -89,6 +98,45 @@ def wrap(text: str, width: float, size: float) -> list[str]:
     return lines
 
 
+def span(text: str, size: float) -> float:
+    """A cautious estimate of how wide DejaVu Sans sets ``text`` at ``size`` (wide
+    letters, capitals and narrow ones apart: a name of M's is half as wide again as
+    the average letter says)."""
+    em = 0.0
+    for ch in text:
+        em += (1.0 if ch in "mwMW" else 0.3 if ch in "il.,:;'|!I" else
+               0.42 if ch in "frtj " else 0.76 if ch.isupper() else 0.63)
+    return em * size
+
+
+def wrap_to_fit(text: str, width: float, size: float) -> list[str]:
+    """Word wrap for ``width`` units at ``size`` by :func:`span`, each word too wide for
+    a line (a long name) cut to fit one."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        while len(word) > 1 and span(word, size) > width:
+            word = word[:-2] + "…"
+        joined = f"{line} {word}" if line else word
+        if line and span(joined, size) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = joined
+    if line:
+        lines.append(line)
+    return lines
+
+
+def clip_to(text: str, width: float, size: float, bold: bool = False) -> str:
+    """``text`` cut (with an ellipsis) until :func:`span` sets it within ``width``
+    (bold letters about a tenth wider)."""
+    grow = 1.12 if bold else 1.0
+    while len(text) > 1 and span(text, size) * grow > width:
+        text = text[:-2] + "…"
+    return text
+
+
 def clip(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` characters with an ellipsis (titles keep the whole)."""
     return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
@@ -112,9 +160,12 @@ class Picture:
         # an email's PNG leaves the Workshop and the Guildhall to the page; a page, on a
         # phone too, has every shape a move acts on
         self.panels = table.get("medium") != "email"
-        self.W = EMAIL_WIDTH if self.email else W
+        # the page on a phone: narrower still, no text under PHONE_TEXT (see the module)
+        self.phone = table.get("medium") == "phone"
+        self.tiny = PHONE_TEXT if self.phone else 10  # the smallest print's size
+        self.W = PHONE_WIDTH if self.phone else EMAIL_WIDTH if self.email else W
         self.d = Drawing(self.W, 100, title=f"Architects of the West Kingdom: {', '.join(names)}",
-                         tooltips=not self.email)
+                         tooltips=not self.email or self.phone)
         self.y = 0.0
 
     # -- what changed ----------------------------------------------------------------------
@@ -212,9 +263,12 @@ class Picture:
 
     def skills(self, x: float, y: float, skills: list[str], s: float = 14) -> float:
         """Skill chips (C, T, M) from (x, y top); returns the x after them."""
+        if self.phone:  # a chip's letter no smaller than the phone's smallest print
+            s = max(s, 15)
+        letter = max(s * 0.72, PHONE_TEXT) if self.phone else s * 0.72
         for skill in skills:
             self.d.rect(x, y, s, s, fill=SKILL_FILL.get(skill, MUTED), stroke=None, rx=3)
-            self.d.text(x + s / 2, y + s - 3.5, skill[0], size=s * 0.72, anchor="middle",
+            self.d.text(x + s / 2, y + s - 3.5, skill[0], size=letter, anchor="middle",
                         fill="#FFFFFF", weight="bold")
             x += s + 3
         return x
@@ -231,8 +285,9 @@ class Picture:
 
     def lines(self, x: float, y: float, text: str, width: float, size: float,
               fill: str = INK, max_lines: int = 99) -> float:
-        """Wrapped text from baseline y; returns the baseline after the last line."""
-        out = wrap(text, width, size)
+        """Wrapped text from baseline y; returns the baseline after the last line (on a
+        phone a word too long for a line, a long name, is cut to fit)."""
+        out = wrap_to_fit(text, width, size) if self.phone else wrap(text, width, size)
         if len(out) > max_lines:
             out = out[:max_lines]
             out[-1] = out[-1].rstrip(".,;:") + "…"
@@ -251,11 +306,14 @@ class Picture:
         x, y = float(PAD), 24.0
         for q, pl in enumerate(self.players):
             label = clip(pl["name"], 24) + (" (you)" if q == self.seat else "")
+            if self.phone:  # the name cut so its whole label fits a line
+                label = clip_to(pl["name"], 150, 14, bold=True) + \
+                    (" (you)" if q == self.seat else "")
             if pl.get("bot"):
                 label += " (opponent)"
             if scores is not None:
                 label += f": {scores[q]} VP"
-            width = 34 + 7.8 * len(label)
+            width = 34 + (span(label, 14) * 1.12 if self.phone else 7.8 * len(label))
             if x + width > self.W - PAD and x > PAD:
                 x, y = float(PAD), y + 24
             acting = q in to_act and not pl.get("bot")
@@ -316,7 +374,15 @@ class Picture:
         card = building(cid)
         effect = f"{presentation.TIMING[card['timing']].capitalize()}: {card['effect']}"
         eff_lines = wrap(effect, w - 14, 11)
-        h = 62 + 13.2 * len(eff_lines)
+        # on a phone the skills and the Virtue go below the cost when they do not fit
+        # beside it
+        down = 0.0
+        if self.phone and (card["skills"] or card["virtue"]):
+            span = sum(12 * 0.62 * len(str(n)) + 20 for n in card["cost"].values() if n)
+            span += 4 + 18 * len(card["skills"]) + (37 if card["virtue"] else 0)
+            if 7 + span > w - 10:
+                down = 19.0
+        h = 62 + 13.2 * len(eff_lines) + down
         d = self.d
         with d.group(target=target, title=presentation.building_details(cid)):
             d.rect(x, y, w, h, fill=CARD, stroke=INK, rx=5)
@@ -325,12 +391,16 @@ class Picture:
             d.circle(x + w - 17, y + 14, 11, fill="#FFF3C4", stroke=INK, stroke_width=1)
             d.text(x + w - 17, y + 19, card["vp"], size=13, anchor="middle", weight="bold")
             gx = self.goods(x + 7, y + 37, card["cost"], size=12)
+            if down:
+                gx = x + 3
             if card["skills"]:
-                gx = self.skills(gx + 4, y + 26, card["skills"], s=14)
+                gx = self.skills(gx + 4, y + 26 + down, card["skills"], s=14)
             if card["virtue"]:
-                self.d.text(gx + 4, y + 37, f"{card['virtue']:+d}", size=12, weight="bold")
-                self.resource(gx + 22, y + 27, "virtue", s=11)
-            self.lines(x + 7, y + 55, effect, w - 14, 11)
+                self.d.text(gx + 4, y + 37 + down, f"{card['virtue']:+d}", size=12,
+                            weight="bold")
+                self.resource(gx + (25 if self.phone else 22), y + 27 + down, "virtue",
+                              s=11)
+            self.lines(x + 7, y + 55 + down, effect, w - 14, 11)
         return h
 
     def card_rows(self, cards: list[int], target_prefix: str | None) -> None:
@@ -360,8 +430,12 @@ class Picture:
                    if not done and q != self.seat]
         if waiting:
             self.y += 16
-            self.d.text(PAD, self.y, "Still choosing: " + ", ".join(waiting), size=13,
-                        fill=MUTED)
+            if self.phone:  # wrapped
+                self.y = self.lines(PAD, self.y, "Still choosing: " + ", ".join(waiting),
+                                    self.W - 2 * PAD, 13, fill=MUTED) - 13 * 1.2
+            else:
+                self.d.text(PAD, self.y, "Still choosing: " + ", ".join(waiting), size=13,
+                            fill=MUTED)
             self.y += 4
 
     def drawn(self) -> None:
@@ -378,6 +452,9 @@ class Picture:
         """The nine large locations with each colour's Workers on them."""
         v, d = self.v, self.d
         self.heading("Main board")
+        if self.phone:
+            self._board_phone()
+            return
         cols, gap = (2 if self.email else 3), 8
         w = (self.W - 2 * PAD - (cols - 1) * gap) / cols
         h = 86 if self.email else 92  # an email: two columns, so wider, less tall
@@ -416,15 +493,90 @@ class Picture:
                     wx = x + 14
         self.y += -(-len(BOARD_ORDER) // cols) * (h + gap) - gap
 
+    def _location_title(self, loc: str) -> str:
+        """A location's tooltip: what it does, the Tax, whose Workers are there."""
+        v = self.v
+        who = [f"{self.players[q]['colour']} {n}" for q, n in enumerate(v["board"][loc]) if n]
+        title = f"{locations.NAMES[loc]}: {LOC_TEXT[loc]}"
+        if loc == "tax_stand":
+            title += f"; {plural(v['tax'], 'Silver', 'Silver')} on the stand"
+        return title + ". Workers: " + (", ".join(who) or "none")
+
+    def _board_phone(self) -> None:
+        """The board on a phone: two locations a line, each with its whole text, and its
+        Workers wrapped onto as many lines as they need (a line as tall as its tallest)."""
+        v, d = self.v, self.d
+        cols, gap, size = 2, 8, 11
+        w = (self.W - 2 * PAD - (cols - 1) * gap) / cols
+
+        def workers(loc: str) -> list[list[tuple[int, int, float]]]:
+            """Each line's (seat, count, width) of the Workers at ``loc``."""
+            out: list[list[tuple[int, int, float]]] = [[]]
+            room = w - 16
+            used = 0.0
+            for q, n in enumerate(v["board"][loc]):
+                if not n:
+                    continue
+                span = 33 + 8 * len(str(n))
+                if out[-1] and used + span > room:
+                    out.append([])
+                    used = 0.0
+                out[-1].append((q, n, span))
+                used += span
+            return out
+
+        laid = {loc: (wrap(LOC_TEXT[loc], w - 16, size), workers(loc)) for loc in BOARD_ORDER}
+        y = self.y
+        for first in range(0, len(BOARD_ORDER), cols):
+            row = BOARD_ORDER[first:first + cols]
+            h = max(30 + 13.2 * len(laid[loc][0]) + 28 * len(laid[loc][1]) + 4 for loc in row)
+            for k, loc in enumerate(row):
+                x = PAD + k * (w + gap)
+                text, lines = laid[loc]
+                self.outline(x, y, w, h, self.changed("board", loc) or
+                             (loc == "tax_stand" and self.changed("tax")))
+                with d.group(target=f"loc:{loc}", title=self._location_title(loc),
+                             highlight=self.changed("board", loc)):
+                    d.rect(x, y, w, h, fill=PANEL, stroke=INK, rx=6)
+                    d.text(x + 8, y + 18, locations.NAMES[loc], size=13, weight="bold")
+                    ty = y + 34
+                    for line in text:
+                        d.text(x + 8, ty, line, size=size, fill=MUTED)
+                        ty += 13.2
+                    if loc == "tax_stand":
+                        self.resource(x + w - 52, y + 6, "silver", s=14)
+                        d.text(x + w - 34, y + 18, v["tax"], size=14, weight="bold")
+                wy = y + 30 + 13.2 * len(text) - 2
+                for line in lines:
+                    wx = x + 14
+                    for q, n, span in line:
+                        pl = self.players[q]
+                        with d.group(target=f"workers:{loc}:{q}",
+                                     title=f"{plural(n, pl['colour'] + ' Worker')} "
+                                           f"({pl['name']}) at the {locations.NAMES[loc]}"):
+                            self.hit(wx - 10, wy, 23 + 7.8 * (1 + len(str(n))), 28)
+                            self.worker(wx, wy + 14, colour(pl), s=18)
+                            d.text(wx + 11, wy + 23, f"×{n}", size=13, weight="bold")
+                        wx += span
+                    wy += 28
+            y += h + gap
+        self.y = y - gap
+
     def market(self) -> None:
         """The Black Market's three spaces and their goods, its piles, and the Prison."""
         v, d = self.v, self.d
         self.heading("Black Market", f"Resets so far: {v.get('resets', 0)}")
         w = (self.W - 2 * PAD - 2 * 8) / 3
         h = 84
+        if self.phone:  # one space a line, its goods (or what B offers) beside its price
+            w, h = self.W - 2 * PAD, 34
+            b_text = wrap("Hire any Apprentice, or draw 5 keep 1", w - 160, 11)
         for space in range(3):
             x = PAD + space * (w + 8)
             y = self.y
+            if self.phone:
+                x, y = PAD, self.y
+                h = max(34, 12 + 13.2 * len(b_text)) if space == 1 else 34
             who = v["black_market"][space]
             if space == 1:
                 text = "hire any Apprentice, or draw 5 Building cards and keep 1"
@@ -438,6 +590,25 @@ class Picture:
             changed = self.changed("black_market", space) or (
                 space != 1 and self.changed("market", "AC"[space // 2]))
             self.outline(x, y, w, h, changed)
+            if self.phone:
+                with d.group(target=f"bm:{space}", title=title, highlight=changed):
+                    d.rect(x, y, w, h, fill="#E9E2F0", stroke=INK, rx=6)
+                    mid = y + h / 2
+                    d.text(x + 8, mid + 5, f"{'ABC'[space]}", size=15, weight="bold")
+                    self.resource(x + 26, mid - 7, "silver", s=13)
+                    d.text(x + 42, mid + 5, f"{space + 1}", size=12)
+                    d.text(x + 56, mid + 4, "-1 Virtue", size=11, fill=MUTED)
+                    if space == 1:
+                        ty = mid - 13.2 * len(b_text) / 2 + 10
+                        for line in b_text:
+                            d.text(x + 124, ty, line, size=11, fill=MUTED)
+                            ty += 13.2
+                    else:
+                        self.goods(x + 124, mid + 5, offer, size=13)
+                    if who is not None:
+                        self.worker(x + w - 20, mid + 2, colour(self.players[who]), s=22)
+                self.y += h + 6
+                continue
             with d.group(target=f"bm:{space}", title=title, highlight=changed):
                 d.rect(x, y, w, h, fill="#E9E2F0", stroke=INK, rx=6)
                 d.text(x + 8, y + 18, f"{'ABC'[space]}", size=15, weight="bold")
@@ -453,7 +624,7 @@ class Picture:
                     self.goods(x + 8, y + 42, offer, size=12 if self.email else 14)
                 if who is not None:
                     self.worker(x + w - 20, y + h - 20, colour(self.players[who]), s=22)
-        self.y += h + 8
+        self.y += 2 if self.phone else h + 8
         small, large = v["bm_small"]["count"], v["bm_large"]["count"]
         after = self.lines(PAD, self.y + 10, f"Not at 10+ Virtue. Small Market pile {small}, "
                            f"Large Market pile {large}. A full market triggers a Reset.",
@@ -462,21 +633,35 @@ class Picture:
         # The Prison, one stack per colour.
         self.y += 8
         h = 40
+        # (x, line) of each colour's stack; a phone starts them nearer and wraps them
+        first = PAD + (122.0 if self.phone else 150.0)
+        stacks: dict[int, tuple[float, int]] = {}
+        x, line = first, 0
+        for q in range(len(self.players)):
+            n = v["prison"][q]
+            if not n:
+                continue
+            span = 36 + 9 * len(str(n))
+            if self.phone and x > first and x + span - 12 > self.W - PAD:
+                x, line = first, line + 1
+            stacks[q] = (x, line)
+            x += span
+        h += 30 * max(line for _x, line in [(0.0, 0), *stacks.values()])
         changed = self.changed("prison")
         self.outline(PAD, self.y, self.W - 2 * PAD, h, changed)
         inside = [f"{pl['colour']} {self.v['prison'][q]}" for q, pl in enumerate(self.players)
                   if self.v["prison"][q]]
         with d.group(title="Prison: " + (", ".join(inside) or "empty"), highlight=changed):
             d.rect(PAD, self.y, self.W - 2 * PAD, h, fill="#DDDDDD", stroke=INK, rx=6)
+            bars = PAD + (70 if self.phone else 90)
             for k in range(6):
-                d.line(PAD + 90 + k * 8, self.y + 4, PAD + 90 + k * 8, self.y + h - 4,
+                d.line(bars + k * 8, self.y + 4, bars + k * 8, self.y + h - 4,
                        stroke=MUTED, stroke_width=2)
             d.text(PAD + 10, self.y + 25, "Prison", size=14, weight="bold")
-            x = PAD + 150.0
-            for q, pl in enumerate(self.players):
-                n = v["prison"][q]
-                if not n:
-                    continue
+            top = self.y
+            for q, (x, line) in stacks.items():
+                pl, n = self.players[q], v["prison"][q]
+                self.y = top + 30 * line
                 target = "mine:prison" if q == self.seat else None
                 with d.group(target=target, title=f"{plural(n, pl['colour'] + ' Worker')} "
                                                   f"({pl['name']}) in Prison"):
@@ -484,9 +669,9 @@ class Picture:
                         self.hit(x - 10, self.y + 6, 24 + 7.8 * (1 + len(str(n))), 28)
                     self.worker(x, self.y + 22, colour(pl), s=18)
                     d.text(x + 12, self.y + 30, f"×{n}", size=13, weight="bold")
-                x += 36 + 9 * len(str(n))
+            self.y = top
             if not inside:
-                d.text(PAD + 150, self.y + 25, "empty", size=12, fill=MUTED)
+                d.text(first, self.y + 25, "empty", size=12, fill=MUTED)
         self.y += h
 
     def workshop(self) -> None:
@@ -557,12 +742,17 @@ class Picture:
                 d.text(x + w - 6, y + 15, f"col {col + 1}", size=11, anchor="end",
                        fill=MUTED)
                 name = clip(name, int((w - 50) / 8))
-            d.text(x + 6, y + 16, name, size=13, weight="bold")
+            size = 13
+            if self.phone:  # a size smaller, cut by its estimated width: Debt Collector whole
+                size = 12
+                name = clip_to(card["name"], w - 18 - span(f"col {col + 1}", 11), size,
+                               bold=True)
+            d.text(x + 6, y + 16, name, size=size, weight="bold")
             sx = self.skills(x + 6, y + 22, card["skills"], s=14)
             if card["virtue_on_hire"]:
                 d.text(sx + 2, y + 34, f"{card['virtue_on_hire']:+d}", size=11,
                        weight="bold")
-                self.resource(sx + 17, y + 24, "virtue", s=10)
+                self.resource(sx + (22 if self.phone else 17), y + 24, "virtue", s=10)
             self.lines(x + 6, y + (50 if self.email else 54), card["ability"], w - 10, 11,
                        max_lines=99 if self.email else 7)
             if silver:
@@ -579,7 +769,7 @@ class Picture:
         top = self.y
         n_all = len(self.players)
         row_len = guildhall.per_row(n_all)
-        size = 30
+        size = 34 if self.phone else 30  # a phone: the marks left of the Worker, apart
         gw = row_len * (size + 4) + 16
         culls = guildhall.cull_spaces(n_all)
         resets = guildhall.reset_spaces(n_all)
@@ -598,18 +788,28 @@ class Picture:
                 x = PAD + 8 + c * (size + 4)
                 y = top + 26 + r * (size + 4)
                 d.rect(x, y, size, size, fill="#FFFFFF", stroke=MUTED, rx=3)
+                if self.phone:
+                    marks = [m for m, on in (("C", k + 1 in culls), ("R", k + 1 in resets))
+                             if on]
+                    for i, mark in enumerate(marks):
+                        d.text(x + 3, y + 13 + 13 * i, mark, size=self.tiny, fill=MUTED)
+                    if k < len(v["guildhall"]):
+                        self.worker(x + 22, y + size / 2 + 3,
+                                    colour(self.players[v["guildhall"][k]]), s=17)
+                    continue
                 if k + 1 in culls:
-                    d.text(x + 3, y + 11, "C", size=10, fill=MUTED)
+                    d.text(x + 3, y + 11, "C", size=self.tiny, fill=MUTED)
                 if k + 1 in resets:
-                    d.text(x + size - 3, y + 11, "R", size=10, fill=MUTED, anchor="end")
+                    d.text(x + size - 3, y + 11, "R", size=self.tiny, fill=MUTED,
+                           anchor="end")
                 if k < len(v["guildhall"]):
                     self.worker(x + size / 2, y + size / 2 + 2,
                                 colour(self.players[v["guildhall"][k]]), s=18)
             y = top + 26 + 4 * (size + 4) + 8
-            d.text(PAD + 8, y, "C: cull Workshop", size=10, fill=MUTED)
-            d.text(PAD + 8, y + 12, "R: Black Market Reset", size=10, fill=MUTED)
+            d.text(PAD + 8, y, "C: cull Workshop", size=self.tiny, fill=MUTED)
+            d.text(PAD + 8, y + 12, "R: Black Market Reset", size=self.tiny, fill=MUTED)
             if v["guildhall_side"]:
-                d.text(PAD + 8, y + 30, "Beside:", size=10)
+                d.text(PAD + 8, y + 30, "Beside:", size=self.tiny)
                 x = PAD + 56
                 for q in v["guildhall_side"]:
                     self.worker(x, y + 26, colour(self.players[q]), s=12)
@@ -632,8 +832,8 @@ class Picture:
                      ". No work at 4 Virtue or less.", highlight=changed):
             d.rect(cx, ctop, cw, ch, fill="#E3ECF5", stroke=INK, rx=6)
             d.text(cx + 8, ctop + 18, "Cathedral", size=14, weight="bold")
-            d.text(cx + cw - 8, ctop + 18, "no work at Virtue ≤ 4", size=10, anchor="end",
-                   fill=MUTED)
+            d.text(cx + cw - 8, ctop + 18, "no work at Virtue ≤ 4", size=self.tiny,
+                   anchor="end", fill=MUTED)
             for i, level in enumerate(reversed(levels)):
                 lvl = level["level"]
                 y = ctop + 24 + i * lh
@@ -686,7 +886,7 @@ class Picture:
                     d.circle(x + cell / 2, top + 25 + 12 * k, 5.5, fill=colour(self.players[q]),
                              stroke=INK, stroke_width=1)
         self.y = self.lines(PAD, top + h + 12, "Bottom row: VP at the end. Above 14 destroys "
-                            "a Debt; below 0 takes one.", self.W - 2 * PAD, 10,
+                            "a Debt; below 0 takes one.", self.W - 2 * PAD, self.tiny,
                             fill=MUTED) - 12
 
     def automaton(self) -> None:
@@ -717,8 +917,13 @@ class Picture:
         own = q == self.seat
         scores = self.v.get("scores") or {}
         top = self.y + 14
-        title = clip(pl["name"], 16 if self.email else 28) + (" (you)" if own else "") + \
-            f" · {pl['colour']}"
+        suffix = (" (you)" if own else "") + f" · {pl['colour']}"
+        limit = 16 if self.email else 28
+        title = clip(pl["name"], limit) + suffix
+        if self.phone:  # the name cut to leave room for the VP
+            room = self.W - 2 * PAD - 30 - (100 if scores.get("totals") else 0)
+            title = clip_to(pl["name"], room - span(suffix, 15) * 1.12, 15, bold=True) + \
+                suffix
         if pl.get("character") and not self.email:  # an email says it below
             title += f" · {pl['character']}"
         d.rect(PAD, top, 8, 26, fill=colour(pl), stroke=None)
@@ -746,22 +951,20 @@ class Picture:
             ability = characters().get(pl["character"], {}).get("ability", "")
             y = self.lines(x, y + 4, f"{pl['character']}: {ability}", self.W - 2 * PAD - 30,
                            11, fill=MUTED) - 2
-        # Resources.
-        for kind in RESOURCES:
+        # Resources (a phone sets each as wide as its count and wraps them).
+        for kind in (*RESOURCES, "virtue"):
             n = pl[kind]
+            span = 21 + 9 * len(str(n)) if self.phone else 50
+            if self.phone and x > PAD + 16 and x + span > self.W - PAD - 6:
+                x, y = PAD + 16.0, y + 26
             changed = self.changed("players", q, kind)
-            with d.group(title=f"{n} {kind.title()}", highlight=changed):
+            with d.group(title=f"Virtue {n}" if kind == "virtue" else f"{n} {kind.title()}",
+                         highlight=changed):
                 if changed:
-                    d.rect(x - 3, y, 50, 22, fill=HIGHLIGHT, stroke=None, rx=4)
+                    d.rect(x - 3, y, span, 22, fill=HIGHLIGHT, stroke=None, rx=4)
                 self.resource(x, y + 4, kind, s=15)
                 d.text(x + 19, y + 17, n, size=14, weight="bold")
-            x += 52
-        changed = self.changed("players", q, "virtue")
-        with d.group(title=f"Virtue {pl['virtue']}", highlight=changed):
-            if changed:
-                d.rect(x - 3, y, 50, 22, fill=HIGHLIGHT, stroke=None, rx=4)
-            self.resource(x, y + 4, "virtue", s=15)
-            d.text(x + 19, y + 17, pl["virtue"], size=14, weight="bold")
+            x += span + 10 if self.phone else 52
         y += 28
         x = PAD + 16.0
         # Debts, Workers, hand, Cathedral.
@@ -775,21 +978,25 @@ class Picture:
             if changed:
                 d.rect(x - 3, y - 2, 130, 22, fill=HIGHLIGHT, stroke=None, rx=4)
             d.rect(x, y + 2, 16, 14, fill="#444444", stroke=None, rx=2)
-            d.text(x + 8, y + 13, "D", size=10, anchor="middle", fill="#FFFFFF",
+            d.text(x + 8, y + 13, "D", size=self.tiny, anchor="middle", fill="#FFFFFF",
                    weight="bold")
             d.text(x + 21, y + 14, f"{plural(pl['debts'], 'Debt')} ({pl['paid_debts']} "
                                    f"paid)", size=12)
-        x += 134
+        x += 150 if self.phone else 134  # a phone: room for "14 Debts (0 paid)"
         with d.group(title=f"{plural(pl['workers'], 'Worker')} in supply"):
             self.worker(x + 6, y + 10, colour(pl), s=15)
             d.text(x + 16, y + 14, f"{pl['workers']} in supply", size=12)
         x += 104
         hand = pl.get("hand_count", len(pl.get("hand") or []))
-        if not pl.get("bot"):
+
+        def hand_count(x: float, y: float) -> None:
             with d.group(title=f"{plural(hand, 'Building card')} in hand",
                          highlight=self.changed("players", q, "hand_count")):
                 self.resource(x, y + 2, "building_cards", s=15)
                 d.text(x + 16, y + 14, f"{hand} in hand", size=12)
+
+        if not pl.get("bot") and not self.phone:  # a phone has no room: with the Prison
+            hand_count(x, y)
             x += 88
         if not self.email:  # an email has no room: with the Prison, below
             d.text(x, y + 14, f"Cathedral {pl['cathedral']}", size=12)
@@ -805,7 +1012,7 @@ class Picture:
             if changed:
                 d.rect(PAD + 13, y - 2, 300, 22, fill=HIGHLIGHT, stroke=None, rx=4)
             d.text(PAD + 16, y + 14, "Captured:", size=12)
-            cx = PAD + 84.0
+            cx = PAD + (94.0 if self.phone else 84.0)  # a phone: clear of "Captured:"
             for c, n in caught:
                 self.worker(cx, y + 10, colour(self.players[c]), s=15)
                 d.text(cx + 10, y + 15, f"×{n}", size=12, weight="bold")
@@ -815,7 +1022,11 @@ class Picture:
         prisoners = v["prison"][q]
         if self.email:
             y += 24
-            d.text(PAD + 16, y + 14, f"In Prison: {prisoners} · Cathedral {pl['cathedral']}",
+            x = PAD + 16.0
+            if self.phone and not pl.get("bot"):
+                hand_count(x, y)
+                x += 88
+            d.text(x, y + 14, f"In Prison: {prisoners} · Cathedral {pl['cathedral']}",
                    size=12)
         else:
             d.text(PAD + 320, y + 14, f"In Prison: {prisoners}", size=12)
@@ -836,7 +1047,21 @@ class Picture:
                 self.y += max(hs) + 6
             y = self.y
         lines = (v.get("scores") or {}).get("lines")
-        if lines:
+        if lines and self.phone:  # a line never parts a score from its name
+            out, line = [], "Score:"
+            for item in self._score_text(lines[q]).split(" · "):
+                joined = f"{line} {item}" if line == "Score:" else f"{line} · {item}"
+                if wrap(joined, self.W - 2 * PAD - 30, 11) == [joined]:
+                    line = joined
+                else:
+                    out.append(line + " ·")
+                    line = item
+            y += 14
+            for text in [*out, line]:
+                d.text(PAD + 16, y, text, size=11, fill=MUTED)
+                y += 13.2
+            y -= 6
+        elif lines:
             y = self.lines(PAD + 16, y + 14, "Score: " + self._score_text(lines[q]),
                            self.W - 2 * PAD - 30, 11, fill=MUTED) - 6
         return y - top
@@ -861,6 +1086,8 @@ class Picture:
             d.text(PAD + 16, y + 10, "none", size=11, fill=MUTED)
             return y + 16
         w, h, gap = 106.0, 40.0, 6
+        if self.phone:  # two a line, as wide as that allows
+            w = (self.W - 2 * PAD - 24 - gap) / 2
         per_row = int((self.W - 2 * PAD - 24 + gap) // (w + gap))
         prev = set()
         if changed and self.prev is not None:
@@ -894,6 +1121,8 @@ class Picture:
             d.text(PAD + 16, y + 10, "none", size=11, fill=MUTED)
             return y + 16
         w, h, gap = 136.0, 26.0, 6
+        if self.phone:  # two a line, as wide as that allows
+            w = (self.W - 2 * PAD - 24 - gap) / 2
         per_row = int((self.W - 2 * PAD - 24 + gap) // (w + gap))
         prev = set()
         if changed and self.prev is not None:
@@ -909,7 +1138,9 @@ class Picture:
             self.outline(x, cy, w, h, new)
             with d.group(title=presentation.building_details(cid), highlight=new):
                 d.rect(x, cy, w, h, fill=CARD, stroke=INK, rx=4)
-                d.text(x + 5, cy + 17, card["name"], size=11, weight="bold")
+                name = clip_to(card["name"], w - 44, 11, bold=True) if self.phone else \
+                    card["name"]
+                d.text(x + 5, cy + 17, name, size=11, weight="bold")
                 d.text(x + w - 5, cy + 17, f"{card['vp']} VP", size=11, anchor="end")
         rows = (len(pl["buildings"]) + per_row - 1) // per_row
         return y + rows * (h + gap)

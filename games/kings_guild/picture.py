@@ -37,6 +37,7 @@ Shapes a move acts on carry ``data-target`` names; :func:`targets` gives them fo
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 from functools import cache
 from typing import Any
@@ -195,17 +196,41 @@ def _fit(text: str, width: float, size: float, bold: bool = False,
     return size if need <= width else max(least, math.floor(size * width / need * 10) / 10)
 
 
-def _fitted(text: str, width: float, size: float, most: int, bold: bool = False,
-            least: float = 7.5) -> float:
-    """``size``, or smaller (not below ``least``) until ``text`` wraps into ``most`` lines
-    of ``width`` without cutting a word (a long German name gets smaller print)."""
-    while size > least:
-        chars = _chars(width, size, bold)
-        lines = textwrap.wrap(str(text), chars, break_long_words=False) or [""]
-        if len(lines) <= most and all(len(line) <= chars for line in lines):
-            return size
-        size = round(size - 0.5, 1)
-    return least
+def _measured_lines(text: str, width: float, size: float, bold: bool) -> list[str]:
+    """``text`` wrapped at whole words by measured width (a word wider than ``width``
+    stays whole on its own line)."""
+    lines: list[str] = []
+    for word in re.findall(r"\S+?-(?=\S)|\S+", str(text)):  # a hyphen may end a line
+        joined = f"{lines[-1]}{word}" if lines and lines[-1].endswith("-") \
+            else f"{lines[-1]} {word}" if lines else word
+        if lines and _width(joined, size, bold) <= width:
+            lines[-1] = joined
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def _name_block(d: Drawing, x: float, y: float, text: str, width: float, size: float,
+                most: int, least: float = 7.5, **attrs: Any) -> float:
+    """A name in at most ``most`` lines from baseline ``y``, as :func:`_paragraph` draws it
+    when its words fit; else wrapped by measure, in smaller print (not below ``least``)
+    only as far as needed to keep every word whole (a long German name)."""
+    bold = attrs.get("weight") == "bold"
+    chars = _chars(width, size, bold)
+    fits = textwrap.wrap(str(text), chars, break_long_words=False) or [""]
+    if len(fits) <= most and all(len(line) <= chars for line in fits):
+        return _paragraph(d, x, y, text, width, size, most, **attrs)
+    lines = _measured_lines(text, width, size, bold)
+    while size > least and (len(lines) > most or any(
+            _width(line, size, bold) > width for line in lines)):
+        size = max(least, round(size - 0.25, 2))
+        lines = _measured_lines(text, width, size, bold)
+    if len(lines) > most:
+        lines = lines[:most - 1] + [" ".join(lines[most - 1:])]
+    for line in lines:
+        d.text(x, y, line, size=size, **attrs)
+        y += size * 1.25
+    return y
 
 
 def _frame(d: Drawing, x: float, y: float, w: float, h: float) -> None:
@@ -234,13 +259,29 @@ def _resource_dot(d: Drawing, cx: float, cy: float, resource: str, r: float = 5)
 
 
 def _cost_row(d: Drawing, x: float, y: float, cost: dict[str, int], size: float = 11,
-              say: Say = str) -> float:
-    """Resource icons with amounts from (x, baseline y); returns the x after them."""
-    for resource, n in cost.items():
+              say: Say = str, width: float | None = None) -> float:
+    """Resource icons with amounts from (x, baseline y); returns the x after them.  When
+    they would be wider than ``width`` (German words are longer) they close up to their
+    measured widths, and only then take smaller print (a phone zooms the whole picture
+    until its smallest text is legible, so small print costs room everywhere)."""
+    labels = [str(say(kw.amount(n, resource))) for resource, n in cost.items()]
+
+    def advance(label: str, size: float) -> float:
+        return 16 + len(label) * size * 0.6
+
+    def ends(step: Any, size: float) -> float:  # where the last label ends
+        return sum(step(label, size) for label in labels[:-1]) + 12 + _width(
+            labels[-1] if labels else "", size)
+
+    if width is not None and ends(advance, size) > width:
+        def advance(label: str, size: float) -> float:  # closed up: measured widths
+            return 18 + _width(label, size)
+        if ends(advance, size) > width:
+            size = max(7.5, math.floor(size * width / ends(advance, size) * 10) / 10)
+    for resource, label in zip(cost, labels, strict=True):
         _resource_dot(d, x + 5, y - size * 0.35, resource, 4.5)
-        label = say(kw.amount(n, resource))
         d.text(x + 12, y, label, size=size)
-        x += 16 + len(label) * size * 0.6
+        x += advance(label, size)
     return x
 
 
@@ -404,8 +445,10 @@ class _Picture:
                 if self.email:  # no room beside the name
                     d.text(MARGIN + 32, row_y + 16, _lines(detail, 48, 1)[0], size=12)
                 else:
-                    d.text(self.W - MARGIN, row_y, _lines(detail, 40, 1)[0], size=12,
-                           fill=INK, anchor="end")
+                    room = self.W - 2 * MARGIN - 44 - _width(_lines(name, 20, 1)[0], 14, True)
+                    size = _fit(detail, room, 12, least=10)  # the width beside the name
+                    shown = detail if _width(detail, size) <= room else _lines(detail, 40, 1)[0]
+                    d.text(self.W - MARGIN, row_y, shown, size=size, fill=INK, anchor="end")
             y = row_y + (20 if self.email else 4)
         deadline = self.table.get("deadline")
         if deadline:
@@ -507,11 +550,16 @@ class _Picture:
         y = _section(d, y, self.s(T("Final scores")))
         columns = [(key, self.s(head)) for key, head in SCORE_COLUMNS]
         x0, step = MARGIN + 150, (self.W - 2 * MARGIN - 150) / len(columns)
+        # headings wider than their column (an email's, German ones) take two staggered rows
+        crowded = any((_width(a, 11) + _width(b, 11)) / 2 > step - 3
+                      for (_, a), (_, b) in zip(columns, columns[1:], strict=False))
         for k, (_, head) in enumerate(columns):
-            size = 11 if len(head) <= 6 else _fit(head, step - 2, 11)
-            d.text(x0 + k * step + step / 2, y + 12, head, size=size,
-                   anchor="middle", fill=MUTED)
-        y += 16
+            mid = x0 + k * step + step / 2
+            room = min(2 * step - 6, 2 * (self.W - MARGIN / 2 - mid))  # the last: the edge
+            size = _fit(head, room, 11) if crowded else 11
+            d.text(mid, y + 12 + (12 if crowded and k % 2 else 0), head,
+                   size=size, anchor="middle", fill=MUTED)
+        y += 28 if crowded else 16
         for seat in outcome.get("ranking", range(len(sheet))):
             row = sheet[seat]
             place = (outcome.get("places") or [None] * len(sheet))[seat]
@@ -573,8 +621,7 @@ class _Picture:
                 if changed:
                     _frame(d, x, y, w, h)
                 d.rect(x, y, w, h, fill=EVENT, stroke=INK, rx=6)
-                _paragraph(d, x + 8, y + 20, quest_name, w - 16,
-                           _fitted(quest_name, w - 16, 13, 2, True), 2, weight="bold")
+                _name_block(d, x + 8, y + 20, quest_name, w - 16, 13, 2, weight="bold")
                 _paragraph(d, x + 8, y + 56, text, w - 16, 10, 7)
             return
         sigil = slot.get("sigil")
@@ -601,8 +648,7 @@ class _Picture:
                    size=12, weight="bold", fill=INK if q["hero"] == "rogue" else "#FFFFFF")
             d.text(x + w - 8, y + 15, self.s(T("slot %(n)s", n=index + 1)), size=11,
                    anchor="end", fill=INK if q["hero"] == "rogue" else "#FFFFFF")
-            _paragraph(d, x + 8, y + 35, quest_name, w - 16,
-                       _fitted(quest_name, w - 16, 12, 2, True), 2, weight="bold")
+            _name_block(d, x + 8, y + 35, quest_name, w - 16, 12, 2, weight="bold")
             ry = y + h - 9
             reward_word = self.s(T("Reward:"))
             d.text(x + 8, ry, reward_word, size=11, fill=MUTED)
@@ -648,7 +694,7 @@ class _Picture:
             d.text(x + w - 6, y + 14, coins, size=11, anchor="end",
                    fill="#8A6D00", weight="bold")
             if by is None:
-                _cost_row(d, x + 4, y + 30, item["cost"], size=10, say=self.say)
+                _cost_row(d, x + 4, y + 30, item["cost"], size=10, say=self.say, width=w - 10)
             else:
                 d.circle(x + 11, y + 26, 6, fill=seat_colour(by), stroke=INK)
                 d.text(x + 22, y + 30, self.s(T("crafted by %(name)s", name=self.name(by))),
@@ -1030,9 +1076,9 @@ class _Picture:
                     with d.group(title=self.s(T("The guild tile: %(guild)s", guild=kw.card(name)))):
                         d.rect(cx + 1, cy + 1, span * cell_w - 2, cell_h - 2,
                                fill=seat_colour(g["seat"]), stroke=INK, rx=4, opacity=0.85)
-                        _paragraph(d, cx + span * cell_w / 2, cy + 22, shown, span * cell_w - 10,
-                                   _fitted(shown, span * cell_w - 10, 12, 2, True), 2,
-                                   anchor="middle", fill="#FFFFFF", weight="bold")
+                        _name_block(d, cx + span * cell_w / 2, cy + 22, shown,
+                                    span * cell_w - 10, 12, 2, anchor="middle",
+                                    fill="#FFFFFF", weight="bold")
                     continue
                 room = rooms.get(name, {"name": name, "cells": [[col, row]], "prestige": 0})
                 self.room_tile(cx, cy, cell_w, cell_h, g, room, mine,
@@ -1062,8 +1108,7 @@ class _Picture:
                 _frame(d, x + 1, y + 1, w - 2, cell_h - 2)
             d.rect(x + 1, y + 1, w - 2, cell_h - 2,
                    fill=ROOM_FILL.get(data.get("category", "basic"), CARD), stroke=INK, rx=4)
-            _paragraph(d, x + 4, y + 13, shown, w - 8, _fitted(shown, w - 8, 9, 2, True, 6.5),
-                       2, weight="bold")
+            _name_block(d, x + 4, y + 13, shown, w - 8, 9, 2, 7, weight="bold")
             d.text(x + w - 5, y + cell_h - 6, f"★{room.get('prestige', 0)}", size=9,
                    anchor="end", fill="#8A6D00")
             if g.get("baggage") == name:
@@ -1084,7 +1129,7 @@ class _Picture:
             title += f": {self.card(data['text'])}"
         fit, label = size, _lines(shown, _chars(w - 4, size), 1)[0]
         if len(shown) > _chars(w - 4, size):  # a long name: smaller print rather than cut
-            fit = _fit(shown, w - 4, size, least=6.5)
+            fit = _fit(shown, w - 4, size, least=8)  # smaller: a phone zooms it all
             label = shown if _width(shown, fit) <= w - 4 else _lines(
                 shown, _chars(w - 4, fit), 1)[0]
         with d.group(target=f"specialist:{s['id']}" if mine else None, title=title,

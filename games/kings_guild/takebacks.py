@@ -27,23 +27,25 @@ from __future__ import annotations
 from typing import Any
 
 from games.kings_guild import stall, views
+from games.kings_guild.words import and_list
+from games.text import T
 
 State = dict[str, Any]
-STALL_CHECK = "it ended a turn at which the stall breaker's check looked at the hands"
+STALL_CHECK = T("it ended a turn at which the stall breaker's check looked at the hands")
 Token = tuple[str, Any]
 """One hidden thing: ``("treasure", card)``, ``("quest", id)``, ``("specialist", id)`` or
 ``("bid", seat)``."""
 
-GAME_ENDED = "it ended the game (the final scores show every hand)"
+GAME_ENDED = T("it ended the game (the final scores show every hand)")
 
 _WHAT = {
-    "treasure deck": "drew a treasure card",
-    "quest deck": "turned up the next quest card",
-    "oracle": "showed the Oracle the next quest cards",
-    "specialist deck": "turned up a new specialist",
-    "box": "took a card out of the box",
-    "hand": "revealed another player's treasure",
-    "bid": "revealed the sealed bids",
+    "treasure deck": T("drew a treasure card"),
+    "quest deck": T("turned up the next quest card"),
+    "oracle": T("showed the Oracle the next quest cards"),
+    "specialist deck": T("turned up a new specialist"),
+    "box": T("took a card out of the box"),
+    "hand": T("revealed another player's treasure"),
+    "bid": T("revealed the sealed bids"),
 }
 """What a move did, by the zone a revealed token came from; the order is the reason's."""
 
@@ -138,4 +140,5 @@ def reveals(before: State, after: State, seat: int) -> str | None:
     zones = set(revealed(before, after, seat).values())
     if not zones:
         return None
-    return "it " + " and ".join(what for zone, what in _WHAT.items() if zone in zones)
+    return T("it %(what)s", what=and_list([what for zone, what in _WHAT.items()
+                                            if zone in zones]))

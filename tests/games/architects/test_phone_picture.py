@@ -1,26 +1,94 @@
 """The picture a phone shows on the game page (``table["medium"] == "phone"``): the
-email's narrow layout, but with every shape a legal move acts on (issue 29, item 2), its
-text no smaller than the email's (the page enlarges the picture until its smallest text
-reads at 11 px), nothing written past its right edge, and small clickable groups lying on
-a hit area that covers them (a click between a Worker and its count still picks it)."""
+email's narrow layout redrawn for the phone (issue 29, item 1), with every shape a legal
+move acts on (issue 29, item 2).  Shown with its smallest text at 11 CSS px (the page's
+picture-zoom.js scales it so) it is at most 350 px wide, a 390 px phone less the page's
+padding, so the board needs no sideways panning; every text lies inside it and clear of
+every other text (measured in DejaVu Sans, the font the pictures ask for first), with
+60-letter names too; small clickable groups lie on a hit area that covers them (a click
+between a Worker and its count still picks it)."""
 
 from __future__ import annotations
 
+import copy
 import re
 import xml.etree.ElementTree as ET
+from functools import cache
+from pathlib import Path
 
 import pytest
 
 from games.architects import GAME
-from games.svg import EMAIL_WIDTH
+from games.architects.picture import PHONE_TEXT, PHONE_WIDTH
 from tests.games.architects.test_picture import VARIANTS, drawn_targets, positions, table_for
 from tests.games.test_email_pictures import overflowing_text
 
 SVG = "{http://www.w3.org/2000/svg}"
+MIN_TEXT = 11.1  # CSS px: picture-zoom.js shows the smallest text at this size on a phone
+FITS = 350  # CSS px: a 390 px phone less the page's padding
+LONG_NAMES = ["Wilhelmina Maximiliane von Wartenberg-Mühlhausen zu Wasserburg",
+              "MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM",
+              "Bob", "Dee", "Eve"]
+DEADLINE = "Wednesday 30 September 2026, 23:45 AEST"  # about the longest a deadline reads
+FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", str(Path.home() / ".fonts"))
 
 
-def drawn(state, seat: int, medium: str) -> str:
-    return GAME.picture(GAME.view(state, seat), {**table_for(state, seat), "medium": medium})
+def drawn(state, seat: int, medium: str, names: list[str] | None = None,
+          previous=None) -> str:
+    view = GAME.view(state, seat)
+    table = {**table_for(state, seat, previous), "medium": medium}
+    if names:
+        view = copy.deepcopy(view)
+        for pl, name in zip(view["players"], names, strict=False):
+            pl["name"] = name
+        table = {**table, "names": names[:len(view["players"])], "deadline": DEADLINE}
+    return GAME.picture(view, table)
+
+
+def width(svg: str) -> float:
+    return float(ET.fromstring(svg).get("width"))
+
+
+def texts(svg: str) -> list[ET.Element]:
+    return [t for t in ET.fromstring(svg).iter(f"{SVG}text") if (t.text or "").strip()]
+
+
+@cache
+def font(bold: bool, size: float):
+    """DejaVu Sans (bold) at ``size`` through Pillow, or None if it is not installed."""
+    from PIL import ImageFont
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    for folder in FONT_DIRS:
+        found = next(Path(folder).rglob(name), None) if Path(folder).is_dir() else None
+        if found:
+            return ImageFont.truetype(str(found), size)
+    return None
+
+
+def box(t: ET.Element) -> tuple[float, float, float, float]:
+    """A text's box (left, top, right, bottom) as DejaVu Sans sets it (no group in the
+    picture is translated)."""
+    size = float(t.get("font-size"))
+    face = font(t.get("font-weight") == "bold", size)
+    if face is None:
+        pytest.skip("DejaVu Sans is not installed")
+    span = face.getlength(t.text)
+    x, y = float(t.get("x")), float(t.get("y"))
+    anchor = t.get("text-anchor", "start")
+    left = x if anchor == "start" else x - span / 2 if anchor == "middle" else x - span
+    return left, y - 0.76 * size, left + span, y + 0.24 * size
+
+
+def overlapping(boxes: list[tuple[tuple[float, float, float, float], str]]) -> list[str]:
+    """Pairs of texts whose boxes overlap by more than a unit each way."""
+    found = []
+    boxes = sorted(boxes, key=lambda b: b[0][1])
+    for i, ((l1, _t1, r1, b1), s1) in enumerate(boxes):
+        for (l2, t2, r2, _b2), s2 in boxes[i + 1:]:
+            if t2 >= b1 - 1:
+                break
+            if l1 < r2 - 1 and l2 < r1 - 1:
+                found.append(f"{s1!r} over {s2!r}")
+    return found
 
 
 def smallest_text(svg: str) -> float:
@@ -55,7 +123,7 @@ def test_the_phones_picture_is_narrow_its_text_no_smaller_than_the_emails_and_in
     for state, _ in positions(n, seed=70 + n, every=9 * n):
         for seat in range(n):
             phone, email = drawn(state, seat, "phone"), drawn(state, seat, "email")
-            assert ET.fromstring(phone).get("width") == str(EMAIL_WIDTH)
+            assert width(phone) == PHONE_WIDTH
             assert smallest_text(phone) >= smallest_text(email)
             assert overflowing_text(phone) == []
 
@@ -76,3 +144,44 @@ def test_a_worker_group_on_the_board_lies_on_a_hit_area_covering_its_icon_and_co
             assert x < float(count.get("x")) and right <= x + w, (g.get("data-target"))
             return
     pytest.fail("no Worker on the board in any position")
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
+def test_the_phones_picture_shown_with_11_px_text_fits_a_390_px_phone(n):
+    seen = 0
+    for state, _ in positions(n, seed=80 + n, every=3 * n + 1):
+        for seat in sorted(GAME.to_act(state)) or [0]:
+            svg = drawn(state, seat, "phone")
+            least = min(float(t.get("font-size")) for t in texts(svg))
+            assert least >= PHONE_TEXT >= 11
+            assert width(svg) * MIN_TEXT / least <= FITS, (width(svg), least)
+            seen += 1
+    assert seen >= 10
+
+
+@pytest.mark.parametrize(("n", "options", "names"),
+                         [(3, {}, None), (1, {}, None),
+                          (2, {"bot_opponent": True}, None), (3, {}, LONG_NAMES),
+                          (5, {}, LONG_NAMES), (2, {"promos": True}, LONG_NAMES)])
+def test_every_text_of_the_phones_picture_is_inside_it_and_clear_of_the_others(
+        n, options, names):
+    seen = 0
+    for k, (state, previous) in enumerate(positions(n, seed=90 + n, options=options,
+                                                    every=4 * n + 3)):
+        for seat in sorted(GAME.to_act(state)) or [0]:
+            svg = drawn(state, seat, "phone", names, previous.get(seat))
+            boxes = [(box(t), t.text) for t in texts(svg)]
+            outside = [f"{s!r} spans {b[0]:.0f}..{b[2]:.0f}" for b, s in boxes
+                       if b[0] < 0 or b[2] > width(svg)]
+            where = f"position {k}, seat {seat}"
+            assert outside == [], where
+            assert overlapping(boxes) == [], where
+            seen += 1
+    assert seen >= 10
+
+
+def test_the_phone_keeps_its_tooltips_the_email_has_none_and_the_desk_is_wider():
+    state, _ = list(positions(3, seed=63, every=40))[1]
+    assert drawn(state, 0, "email").count("<title>") == 1  # the document's own
+    assert drawn(state, 0, "phone").count("<title>") > 20
+    assert width(drawn(state, 0, "page")) > width(drawn(state, 0, "email")) > PHONE_WIDTH

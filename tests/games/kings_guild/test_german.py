@@ -98,13 +98,18 @@ def played(players: int, seed: int, moves: int = MOVES) -> Iterator[tuple[dict, 
 
 
 def shown_texts() -> Iterator[Text]:
-    """What a few games show: views, summaries, move labels and steps, log lines, and the
-    reasons for moves the rules refuse."""
+    """What a few games show: views, summaries, move labels and steps, log lines, why a
+    move cannot be taken back, and the reasons for moves the rules refuse."""
     for players, seed in GAMES:
         for k, (state, seat, move) in enumerate(played(players, seed)):
             for m in GAME.legal_moves(state, seat):
                 yield GAME.move_label(state, seat, m)
                 yield from (s["label"] for s in GAME.move_steps(state, seat, m))
+            after = copy.deepcopy(state)
+            GAME.apply(after, seat, copy.deepcopy(move), RecordingRandom(k))
+            why = GAME.reveals(state, after, seat, move)  # a move that cannot be taken back
+            if why is not None:
+                yield why
             event = {"version": k, "actor": seat, "data": {"move": move},
                      "names": list(state["names"])}
             for viewer in (seat, None):
@@ -286,3 +291,31 @@ def test_the_email_picture_is_drawn_in_the_readers_language(client, rt):
     english_png = mail_picture(rt.games, table_now, 0)
     assert german_png and english_png
     assert german_png.image.data != english_png.image.data
+
+
+def test_an_items_german_name_its_coins_and_its_cost_stay_inside_its_box():
+    """The longest German item names (Juwelenbesetzter Zauberstab) beside their coins, and
+    the German costs under them, at the page's and the phone's width."""
+    from games.kings_guild.picture import _width
+
+    checked = 0
+    for players, seed, moves in [(3, 11, 400), (1, 5, 150), (4, 13, 300), (2, 2, 500)]:
+        state, previous = mid_game(players, seed, moves)
+        for medium in ("page", "phone"):
+            svg = GAME.picture(GAME.view(state, 0), table(state, 0, medium, previous),
+                               lambda t: translate(t, "de"))
+            for group in ET.fromstring(svg).iter(f"{SVG}g"):
+                if not (group.get("data-target") or "").startswith("item:"):
+                    continue
+                box = group.find(f"{SVG}rect")
+                left = float(box.get("x"))
+                right = left + float(box.get("width"))
+                texts = [(float(e.get("x")), float(e.get("y")), float(e.get("font-size")),
+                          e.get("text-anchor"), e.get("font-weight") == "bold", e.text or "")
+                         for e in group.iter(f"{SVG}text")]
+                (nx, _, nsize, _, _, name), (cx, _, csize, _, _, coins) = texts[:2]
+                assert nx + _width(name, nsize, True) < cx - _width(coins, csize, True), name
+                for x, _y, size, anchor, bold, text in texts[2:]:
+                    assert anchor == "start" and x + _width(text, size, bold) <= right, text
+                checked += 1
+    assert checked > 20
