@@ -93,6 +93,9 @@ def test_a_games_catalog_is_merged_with_the_services():
 
 def test_a_text_made_by_a_game_is_said_in_its_games_words_first():
     from games.text import Text
+    # one English word, two games' German: each game's Text takes its own
+    assert i18n.translate(Text("Tavern", domain="architects"), "de") == "Schenke"
+    assert i18n.translate(Text("Tavern", domain="kings_guild"), "de") == "Taverne"
     made_here = T("Ann")  # made outside any game: the service's catalog first
     assert made_here.domain is None
     for domain in DOMAINS[1:]:
