@@ -127,6 +127,24 @@ def email_wait_rows(out: str):
     ]
 
 
+def email_picture_rows(out: str):
+    rows = []
+    for kind in ("kings-guild", "architects", "feudum-guilds"):
+        found = re.search(rf"\| {kind} \| (\d+) \| {NUMBER} \| {NUMBER} \| {NUMBER} \|", out)
+        if found:
+            rows.append((f"email picture CPU (draw + PNG), {kind}", "old renderer (resvg)",
+                         float(found.group(4)), f"<= 0.2 ({found.group(3)} ms)"))
+    return rows or [("email picture CPU", "old renderer (resvg)", float("nan"), "<= 0.2")]
+
+
+def scrub_rows(out: str):
+    worst = _find(rf"ratio history/live \(live samples around it\): worst {NUMBER}", out)
+    p99 = _find(rf"\), p99 {NUMBER}, median", out)
+    return [("history page at every version, worst", "live game page", worst, "<= 2"),
+            ("  the same, median", "live game page",
+             _find(rf"\), p99 [0-9.]+, median {NUMBER}", out), f"(p99 {p99:.2f})")]
+
+
 def sequential_rows(redis: str):
     def rows(out: str):
         share = _find(rf"moves/s : floor pairs/s {NUMBER}", out)
@@ -151,6 +169,8 @@ BENCHES = [
     Bench("engines.py", ["--games", "2"], engine_rows("King's Guild"), args=["kings-guild"]),
     Bench("engines.py", ["--games", "3"], engine_rows("Architects"), args=["architects"]),
     Bench("engines.py", ["--games", "3"], engine_rows("Feudum"), args=["feudum-guilds"]),
+    Bench("email_picture.py", ["--moves", "30", "--games", "1"], email_picture_rows),
+    Bench("scrub.py", ["--events", "1000", "--step", "10"], scrub_rows, limit=300),
     Bench("worker_load.py", ["--seconds", "10", "--drain-limit", "20"], worker_load_rows,
           limit=240),
     Bench("worker_load.py", ["--seconds", "10", "--drain-limit", "20"], email_wait_rows,
