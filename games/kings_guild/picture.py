@@ -54,6 +54,13 @@ COLUMNS = 2
 CELL_W, CELL_H = 64, 52  # one cell of a guild board
 COLUMN = (WIDTH - 2 * MARGIN - (COLUMNS - 1) * GAP) / COLUMNS  # cards side by side
 STORAGE_BELOW = 150  # an email's guild: the storage and quests done, under the grid
+# The game page on a phone (``medium == "phone"``): picture-zoom.js shows the smallest text
+# at 11.1 CSS px, so the picture is PHONE_WIDTH units wide with no text below PHONE_TEXT
+# (310 x 11.1 / 10 = 344 px: a 390 px phone less the page's padding, no panning).  One
+# card a row, the players and the guilds stacked, long lines wrapped by measure.
+PHONE_WIDTH = 310
+PHONE_TEXT = 10
+PHONE_CELL_W, PHONE_CELL_H = 67, 58  # a guild board's cell on a phone
 RESOURCE_COLOUR = {"cloth": "#9FA8DA", "leather": "#A0522D", "metal": "#9E9E9E",
                    "wood": "#6B8E23", "gem": "#E53935", "magic": "#8E44AD", "coins": "#D4A017"}
 TREASURE_COLOUR = {"blue": "#1E88E5", "red": "#E53935", "yellow": "#F2C200"}
@@ -233,6 +240,33 @@ def _name_block(d: Drawing, x: float, y: float, text: str, width: float, size: f
     return y
 
 
+def _wrap(text: Any, width: float, size: float, bold: bool = False,
+          most: int = 99) -> list[str]:
+    """``text`` in lines no wider than ``width`` (measured; a hyphen may end a line, a word
+    wider than the line is split), at most ``most`` lines (… ends a cut one)."""
+    lines: list[str] = []
+    for word in re.findall(r"\S+?-(?=\S)|\S+", str(text)):
+        joined = f"{lines[-1]}{word}" if lines and lines[-1].endswith("-") \
+            else f"{lines[-1]} {word}" if lines else word
+        if lines and _width(joined, size, bold) <= width:
+            lines[-1] = joined
+            continue
+        while _width(word, size, bold) > width and len(word) > 1:
+            k = len(word) - 1
+            while k > 1 and _width(word[:k], size, bold) > width:
+                k -= 1
+            lines.append(word[:k])
+            word = word[k:]
+        lines.append(word)
+    if len(lines) > most:
+        lines = lines[:most]
+        last = lines[-1]
+        while last and _width(last.rstrip() + "…", size, bold) > width:
+            last = last[:-1]
+        lines[-1] = last.rstrip() + "…"
+    return lines or [""]
+
+
 def _frame(d: Drawing, x: float, y: float, w: float, h: float) -> None:
     """The outline that marks what changed since the viewer's last move."""
     d.rect(x - 3, y - 3, w + 6, h + 6, fill="none", stroke=HIGHLIGHT, stroke_width=5, rx=7)
@@ -347,8 +381,13 @@ class _Picture:
         # An email is read on a phone without zoom: narrower (its text larger once scaled
         # to the screen), storage under each guild's grid, no tooltips.
         self.email = for_email(table)
-        self.W = EMAIL_WIDTH if self.email else WIDTH
-        self.column = (self.W - 2 * MARGIN - (COLUMNS - 1) * GAP) / COLUMNS
+        # the game page on a phone: the email's layout, narrower still, one card a row
+        self.phone = table.get("medium") == "phone"
+        self.W = PHONE_WIDTH if self.phone else EMAIL_WIDTH if self.email else WIDTH
+        self.columns = 1 if self.phone else COLUMNS
+        self.cell_w, self.cell_h = (PHONE_CELL_W, PHONE_CELL_H) if self.phone else (CELL_W,
+                                                                                   CELL_H)
+        self.column = (self.W - 2 * MARGIN - (self.columns - 1) * GAP) / self.columns
         # the height is known once every section is drawn (render sets it)
         self.d = Drawing(self.W, 0, title=say(T("The King's Guild, seen by %(viewer)s",
                                                  viewer=viewer)),
@@ -364,6 +403,50 @@ class _Picture:
     def card(self, english: Any) -> str:
         """A name or effect from the data files (the view may hold it as plain text)."""
         return self.s(kw.card(english) if not isinstance(english, Text) else english)
+
+    def size(self, size: float) -> float:
+        """``size``, or on a phone at least :data:`PHONE_TEXT`."""
+        return max(size, PHONE_TEXT) if self.phone else size
+
+    def para(self, x: float, y: float, text: Any, width: float, size: float, most: int,
+             **attrs: Any) -> float:
+        """Wrapped text from baseline ``y`` (:func:`_paragraph`; on a phone wrapped by
+        measure, never below :data:`PHONE_TEXT`); returns the baseline after it."""
+        if not self.phone:
+            return _paragraph(d=self.d, x=x, y=y, text=text, width=width, size=size,
+                              most=most, **attrs)
+        size = self.size(size)
+        for line in _wrap(text, width, size, attrs.get("weight") == "bold", most):
+            self.d.text(x, y, line, size=size, **attrs)
+            y += size * 1.25
+        return y
+
+    def name_block(self, x: float, y: float, text: Any, width: float, size: float, most: int,
+                   least: float = 7.5, **attrs: Any) -> float:
+        """A name in at most ``most`` lines (:func:`_name_block`; on a phone wrapped by
+        measure and cut, never below :data:`PHONE_TEXT`)."""
+        if self.phone:
+            return self.para(x, y, text, width, size, most, **attrs)
+        return _name_block(self.d, x, y, text, width, size, most, least, **attrs)
+
+    def count(self, text: Any, width: float, size: float, most: int,
+              bold: bool = False) -> int:
+        """How many lines :meth:`para` draws ``text`` in."""
+        if self.phone:
+            return len(_wrap(text, width, self.size(size), bold, most))
+        return len(_lines(text, _chars(width, size, bold), most))
+
+    def section(self, y: float, title: str, note: str = "") -> float:
+        """A section title and a muted note (:func:`_section`; on a phone both wrapped)."""
+        if not self.phone:
+            return _section(self.d, y, title, note)
+        for line in _wrap(title, self.W - 2 * MARGIN, 14, True, 2):
+            self.d.text(MARGIN, y + 16, line, size=14, weight="bold")
+            y += 18
+        y += 6
+        if note:
+            y = self.para(MARGIN, y + 8, note, self.W - 2 * MARGIN, 11, 3, fill=MUTED) - 4
+        return y
 
     def render(self) -> str:
         y = self.players(6)
@@ -441,17 +524,26 @@ class _Picture:
                               fill=colour, stroke=None)
                 d.circle(MARGIN + 20, row_y - 5, 6, fill=colour, stroke=None)
                 weight = "bold" if seat in to_act else None
-                d.text(MARGIN + 32, row_y, _lines(name, 20, 1)[0], size=14, weight=weight)
-                if self.email:  # no room beside the name
+                if self.phone:  # the name cut by measure, the facts wrapped under it
+                    room = self.W - MARGIN - 4 - (MARGIN + 32)
+                    d.text(MARGIN + 32, row_y, _wrap(name, room, 14, True, 1)[0], size=14,
+                           weight=weight)
+                    below = self.para(MARGIN + 32, row_y + 16, detail, room, 12, 2) - 15
+                elif self.email:  # no room beside the name
+                    d.text(MARGIN + 32, row_y, _lines(name, 20, 1)[0], size=14, weight=weight)
                     d.text(MARGIN + 32, row_y + 16, _lines(detail, 48, 1)[0], size=12)
                 else:
+                    d.text(MARGIN + 32, row_y, _lines(name, 20, 1)[0], size=14, weight=weight)
                     room = self.W - 2 * MARGIN - 44 - _width(_lines(name, 20, 1)[0], 14, True)
                     size = _fit(detail, room, 12, least=10)  # the width beside the name
                     shown = detail if _width(detail, size) <= room else _lines(detail, 40, 1)[0]
                     d.text(self.W - MARGIN, row_y, shown, size=size, fill=INK, anchor="end")
-            y = row_y + (20 if self.email else 4)
+            y = below + 4 if self.phone else row_y + (20 if self.email else 4)
         deadline = self.table.get("deadline")
-        if deadline:
+        if deadline and self.phone:
+            y = self.para(MARGIN, y + 18, self.s(T("Deadline: %(when)s", when=deadline)),
+                          self.W - 2 * MARGIN, 12, 2, fill=MUTED) - 13
+        elif deadline:
             d.text(MARGIN, y + 18, self.s(T("Deadline: %(when)s", when=deadline)), size=13,
                    fill=MUTED)
             y += 20
@@ -459,6 +551,7 @@ class _Picture:
 
     def status(self, y: float) -> float:
         d, v = self.d, self.view
+        more = 1 if self.phone else 0  # a phone: a line more for the narrower width
         parts = []
         if v.get("over"):
             outcome = v.get("outcome") or {}
@@ -485,11 +578,11 @@ class _Picture:
                 else:
                     parts.append(what)
         text = " · ".join(self.s(part) for part in parts)
-        lines = len(_lines(text, _chars(self.W - 2 * MARGIN - 16, 13), 2))
+        lines = self.count(text, self.W - 2 * MARGIN - 16, 13, 2 + more)
         with d.group(title=text):
             d.rect(MARGIN, y + 2, self.W - 2 * MARGIN, 8 + 16 * lines, fill="#F1EAD8",
                    stroke=None, rx=4)
-            _paragraph(d, MARGIN + 8, y + 18, text, self.W - 2 * MARGIN - 16, 13, 2)
+            self.para(MARGIN + 8, y + 18, text, self.W - 2 * MARGIN - 16, 13, 2 + more)
         y += 10 + 16 * lines - 6
         if not v.get("over") and (v.get("council_drawn")
                                   or v.get("final_turns_left") is not None):
@@ -501,10 +594,10 @@ class _Picture:
             with d.group(target=target, title=text + self.s(T(
                     ". Make an offering: a free sigil on the Council card instead of an action "
                     "(2 prestige + coins/3 + resources/2)."))):
-                lines = len(_lines(text, _chars(self.W - 2 * MARGIN - 16, 13), 2))
+                lines = self.count(text, self.W - 2 * MARGIN - 16, 13, 2 + more)
                 d.rect(MARGIN, y + 6, self.W - 2 * MARGIN, 8 + 16 * lines, fill=EVENT,
                        stroke=INK, rx=4)
-                _paragraph(d, MARGIN + 8, y + 23, text, self.W - 2 * MARGIN - 16, 13, 2)
+                self.para(MARGIN + 8, y + 23, text, self.W - 2 * MARGIN - 16, 13, 2 + more)
             y += 14 + 16 * lines
         if v.get("funeral"):
             f = v["funeral"]
@@ -514,17 +607,17 @@ class _Picture:
             has = join(bidders) if bidders else T("nobody yet")
             text = self.s(T("The King's Funeral: sealed bids for the King's Statue. Have bid: "
                             "%(has)s%(bid)s", has=has, bid=bid))
-            lines = len(_lines(text, _chars(self.W - 2 * MARGIN - 16, 12), 3))
+            lines = self.count(text, self.W - 2 * MARGIN - 16, 12, 3 + more)
             with d.group(title=text):
                 d.rect(MARGIN, y + 6, self.W - 2 * MARGIN, 9 + 15 * lines, fill=EVENT, stroke=INK,
                        rx=4)
-                _paragraph(d, MARGIN + 8, y + 23, text, self.W - 2 * MARGIN - 16, 12, 3)
+                self.para(MARGIN + 8, y + 23, text, self.W - 2 * MARGIN - 16, 12, 3 + more)
             y += 15 + 15 * lines
         result = v.get("funeral_result")
         if result and isinstance(result, dict) and not v.get("funeral"):
             # wrapped: with three bidders it is wider than the page, let alone an email
-            y = _paragraph(d, MARGIN, y + 20, self.funeral_text(result), self.W - 2 * MARGIN,
-                           12, 2, fill=MUTED) - 13
+            y = self.para(MARGIN, y + 20, self.funeral_text(result), self.W - 2 * MARGIN,
+                           12, 2 + more, fill=MUTED) - 13
         return y + 6
 
     def funeral_text(self, result: dict[str, Any]) -> str:
@@ -547,8 +640,10 @@ class _Picture:
         sheet = outcome.get("sheet")
         if not sheet:
             return y
-        y = _section(d, y, self.s(T("Final scores")))
+        y = self.section(y, self.s(T("Final scores")))
         columns = [(key, self.s(head)) for key, head in SCORE_COLUMNS]
+        if self.phone:  # no room for the columns: each seat's line, its scores under it
+            return self.final_scores_stacked(y, outcome, sheet, columns)
         x0, step = MARGIN + 150, (self.W - 2 * MARGIN - 150) / len(columns)
         # headings wider than their column (an email's, German ones) take two staggered rows
         crowded = any((_width(a, 11) + _width(b, 11)) / 2 > step - 3
@@ -575,15 +670,39 @@ class _Picture:
             y += 22
         return y + 4
 
+    def final_scores_stacked(self, y: float, outcome: dict[str, Any], sheet: list[dict],
+                             columns: list[tuple[str, str]]) -> float:
+        """The score sheet on a phone: a box a seat, its name, then ``Charms 3 · ...``."""
+        d, inner = self.d, self.W - 2 * MARGIN - 20
+        for seat in outcome.get("ranking", range(len(sheet))):
+            row = sheet[seat]
+            place = (outcome.get("places") or [None] * len(sheet))[seat]
+            words = " · ".join(f"{head} {row.get(key, 0)}" for key, head in columns)
+            lines = _wrap(words, inner, 11)
+            height = 24 + 14 * len(lines)
+            with d.group(title=f"{place}. {self.s(self.name(seat))}: {words}"):
+                d.rect(MARGIN, y, self.W - 2 * MARGIN, height, fill=CARD, stroke="#DDDDDD")
+                d.circle(MARGIN + 10, y + 11, 5, fill=seat_colour(seat), stroke=None)
+                bold = place == 1
+                label = _wrap(f"{place}. {self.s(self.name(seat))}", inner, 12, bold, 1)[0]
+                d.text(MARGIN + 20, y + 15, label, size=12, weight="bold" if bold else None)
+                for k, line in enumerate(lines):
+                    d.text(MARGIN + 20, y + 31 + 14 * k, line, size=11)
+            y += height + 2
+        return y + 4
+
     # -- quests --------------------------------------------------------------------------
     def quests(self, y: float) -> float:
-        d, v = self.d, self.view
+        v = self.view
         slots = v["quest_slots"]
-        y = _section(d, y, self.s(T("Quests (%(n)s in the deck)", n=v["quest_deck_count"])))
-        for start in range(0, len(slots), COLUMNS):
-            row = slots[start:start + COLUMNS]
+        y = self.section(y, self.s(T("Quests (%(n)s in the deck)", n=v["quest_deck_count"])))
+        for start in range(0, len(slots), self.columns):
+            row = slots[start:start + self.columns]
             items = max((len(s["quest"].get("items", [])) for s in row if s), default=1)
             height = 84 + 41 * max(1, items)
+            if self.phone and row[0] and row[0]["quest"].get("event"):  # alone in its row
+                height = 66 + 12.5 * self.count(self.event_text(row[0]["quest"]),
+                                                self.column - 16, 10, 7)
             for k, slot in enumerate(row):
                 x = MARGIN + k * (self.column + GAP)
                 self.quest_card(x, y, self.column, height, start + k, slot)
@@ -591,7 +710,7 @@ class _Picture:
         oracle = v.get("oracle")
         if oracle:
             names = join([kw.card(q["name"]) for q in oracle], "; ")
-            y = _paragraph(d, MARGIN, y + 14, self.s(T(
+            y = self.para(MARGIN, y + 14, self.s(T(
                 "The Oracle shows you the next quests: %(names)s", names=names)),
                 self.W - 2 * MARGIN, 12, 2) - 8
         return y + 4
@@ -611,18 +730,15 @@ class _Picture:
             return
         q = slot["quest"]
         if q.get("event"):
-            text = self.card(cards.events()[q["id"]]["text"])
-            if self.view.get("solo") and q["id"] == cards.FUNERAL:
-                text = self.s(T("Solo: as your action, build the King's Statue for 0 coins "
-                                "(4 prestige). It moves along like a quest."))
+            text = self.event_text(q)
             quest_name = self.card(q["name"])
             with d.group(target=f"quest:{index}", title=f"{quest_name}: {text}",
                          highlight=changed):
                 if changed:
                     _frame(d, x, y, w, h)
                 d.rect(x, y, w, h, fill=EVENT, stroke=INK, rx=6)
-                _name_block(d, x + 8, y + 20, quest_name, w - 16, 13, 2, weight="bold")
-                _paragraph(d, x + 8, y + 56, text, w - 16, 10, 7)
+                self.name_block(x + 8, y + 20, quest_name, w - 16, 13, 2, weight="bold")
+                self.para(x + 8, y + 56, text, w - 16, 10, 7)
             return
         sigil = slot.get("sigil")
         thug = slot.get("thug")
@@ -648,7 +764,7 @@ class _Picture:
                    size=12, weight="bold", fill=INK if q["hero"] == "rogue" else "#FFFFFF")
             d.text(x + w - 8, y + 15, self.s(T("slot %(n)s", n=index + 1)), size=11,
                    anchor="end", fill=INK if q["hero"] == "rogue" else "#FFFFFF")
-            _name_block(d, x + 8, y + 35, quest_name, w - 16, 12, 2, weight="bold")
+            self.name_block(x + 8, y + 35, quest_name, w - 16, 12, 2, weight="bold")
             ry = y + h - 9
             reward_word = self.s(T("Reward:"))
             d.text(x + 8, ry, reward_word, size=11, fill=MUTED)
@@ -667,6 +783,13 @@ class _Picture:
                     d.text(tx - 12, ry, self.s(T("Thug")), size=10, anchor="end", fill=MUTED)
         for i, item in enumerate(q["items"]):
             self.item_box(x + 6, y + 60 + i * 41, w - 12, 37, index, i, item)
+
+    def event_text(self, q: dict[str, Any]) -> str:
+        """What an event card in the quest row says."""
+        if self.view.get("solo") and q["id"] == cards.FUNERAL:
+            return self.s(T("Solo: as your action, build the King's Statue for 0 coins "
+                            "(4 prestige). It moves along like a quest."))
+        return self.card(cards.events()[q["id"]]["text"])
 
     def item_box(self, x: float, y: float, w: float, h: float, slot: int, i: int,
                  item: dict[str, Any]) -> None:
@@ -690,6 +813,9 @@ class _Picture:
                 room = w - 32 - _width(coins, 11, True)
                 size = _fit(item_name, room, 11, bold=True)
                 _resource_dot(d, x + w - 13 - _width(coins, 11, True), y + 10, "coins", 5)
+            if self.phone and size < PHONE_TEXT:  # no smaller print: cut
+                size = PHONE_TEXT
+                item_name = _wrap(item_name, room, size, True, 1)[0]
             d.text(x + 6, y + 14, item_name, size=size, weight="bold")
             d.text(x + w - 6, y + 14, coins, size=11, anchor="end",
                    fill="#8A6D00", weight="bold")
@@ -697,8 +823,10 @@ class _Picture:
                 _cost_row(d, x + 4, y + 30, item["cost"], size=10, say=self.say, width=w - 10)
             else:
                 d.circle(x + 11, y + 26, 6, fill=seat_colour(by), stroke=INK)
-                d.text(x + 22, y + 30, self.s(T("crafted by %(name)s", name=self.name(by))),
-                       size=10, fill=MUTED)
+                crafted = self.s(T("crafted by %(name)s", name=self.name(by)))
+                if self.phone:  # a long name: cut
+                    crafted = _wrap(crafted, w - 28, 10, False, 1)[0]
+                d.text(x + 22, y + 30, crafted, size=10, fill=MUTED)
 
     def treasure_icon(self, x: float, y: float, colour: str, w: float = 11,
                       h: float = 14) -> None:
@@ -712,11 +840,11 @@ class _Picture:
                       if v.get("solo") else T("In row order, the oldest last. Hiring one at "
                                               "full price puts a 1-coin discount on each one "
                                               "after it."))
-        y = _section(d, y, self.s(T("Specialists for hire (%(n)s in the deck)",
+        y = self.section(y, self.s(T("Specialists for hire (%(n)s in the deck)",
                                     n=v["specialist_deck_count"])), note)
-        for start in range(0, len(row), COLUMNS):
-            part = row[start:start + COLUMNS]
-            lines = max((len(_lines(self.card(spec["text"]), _chars(self.column - 16, 10.5), 7))
+        for start in range(0, len(row), self.columns):
+            part = row[start:start + self.columns]
+            lines = max((self.count(self.card(spec["text"]), self.column - 16, 10.5, 7)
                          for spec in part if spec), default=1)
             height = 70 + 13 * lines
             for k, spec in enumerate(part):
@@ -748,8 +876,8 @@ class _Picture:
             if changed:
                 _frame(d, x, y, w, h)
             d.rect(x, y, w, h, fill=CARD, stroke=INK, rx=6)
-            d.text(x + 8, y + 18, spec_name, size=_fit(spec_name, w - 52, 13, bold=True),
-                   weight="bold")
+            d.text(x + 8, y + 18, spec_name, weight="bold",
+                   size=_fit(spec_name, w - 52, 13, bold=True, least=self.size(7.5)))
             d.text(x + w - 8, y + 18, f"★ {spec['prestige']}", size=12, anchor="end",
                    fill="#8A6D00")
             _resource_dot(d, x + 14, y + 31, "coins", 6)
@@ -761,7 +889,7 @@ class _Picture:
                 d.circle(x + w - 14 - k * 10, y + 31, 4, fill=RESOURCE_COLOUR["coins"],
                          stroke=INK, stroke_width=0.5)
             d.text(x + 8, y + 50, timing, size=10, fill=MUTED)
-            _paragraph(d, x + 8, y + 67, spec_text, w - 16, 10.5, 7)
+            self.para(x + 8, y + 67, spec_text, w - 16, 10.5, 7)
 
     # -- rooms for sale ------------------------------------------------------------------
     def rooms(self, y: float) -> float:
@@ -769,12 +897,12 @@ class _Picture:
         rooms = v.get("rooms_for_sale", [])
         if not rooms:
             return y
-        y = _section(d, y, self.s(T("Rooms for sale")))
+        y = self.section(y, self.s(T("Rooms for sale")))
         previous = {r["name"]: r for r in (_prev(self.previous, "rooms_for_sale") or [])}
         height = 50
         for i, room in enumerate(rooms):
-            x = MARGIN + (i % COLUMNS) * (self.column + GAP)
-            top = y + (i // COLUMNS) * (height + 6)
+            x = MARGIN + (i % self.columns) * (self.column + GAP)
+            top = y + (i // self.columns) * (height + 6)
             changed = self.previous is not None and previous.get(room["name"]) != room
             left = room.get("left", 1)
             chamber = cards.rooms()[room["name"]].get("chamber_spaces")
@@ -797,33 +925,50 @@ class _Picture:
                 d.rect(x, top, self.column, height, fill=ROOM_FILL.get(room["category"], CARD),
                        stroke=INK, rx=4)
                 d.text(x + 6, top + 15, room_name,
-                       size=_fit(room_name, self.column - 44, 12, bold=True), weight="bold")
+                       size=_fit(room_name, self.column - 44, 12, bold=True,
+                                 least=self.size(7.5)), weight="bold")
                 d.text(x + self.column - 6, top + 15, f"★ {room['prestige']}", size=11,
                        anchor="end", fill="#8A6D00")
                 d.text(x + 6, top + 30, self.s(T("%(cost)s · %(left)s left",
                                                  cost=kw.coins(room["cost"]), left=left)),
                        size=10)
                 if text:
-                    d.text(x + 6, top + 44, _lines(text, _chars(self.column - 12, 10), 1)[0],
-                           size=10, fill=MUTED)
-        rows = (len(rooms) + COLUMNS - 1) // COLUMNS
+                    line = _wrap(text, self.column - 12, 10, False, 1)[0] if self.phone \
+                        else _lines(text, _chars(self.column - 12, 10), 1)[0]
+                    d.text(x + 6, top + 44, line, size=10, fill=MUTED)
+        rows = (len(rooms) + self.columns - 1) // self.columns
         return y + rows * (height + 6) + 2
 
     # -- treasures and supply ------------------------------------------------------------
     def treasures(self, y: float) -> float:
         d, v = self.d, self.view
-        y = _section(d, y, self.s(T("Treasure decks and resource supply")))
+        y = self.section(y, self.s(T("Treasure decks and resource supply")))
         counts = v.get("treasure_deck_counts", {})
         discards = v.get("discards", {})
         w = (self.W - 2 * MARGIN - 2 * GAP) / 3
         for i, colour in enumerate(cards.COLORS):
             x = MARGIN + i * (w + GAP)
+            if self.phone:  # a deck a row: its count and its discards on one line
+                x, w = MARGIN, self.W - 2 * MARGIN
             n, gone = counts.get(colour, 0), len(discards.get(colour, []))
             title = self.s(T("%(colour)s treasures: %(n)s in the deck, %(gone)s discarded",
                              colour=DECK_TITLES[colour], n=n, gone=gone)) + (
                 self.s(T(" (top: %(card)s)", card=kw.card(discards[colour][-1]))) if gone else "")
             changed = _changed(self.previous, n, "treasure_deck_counts", colour) or _changed(
                 self.previous, discards.get(colour), "discards", colour)
+            if self.phone:
+                with d.group(target=f"deck:{colour}", title=title, highlight=changed):
+                    if changed:
+                        _frame(d, x, y, w, 26)
+                    d.rect(x, y, w, 26, fill=CARD, stroke=INK, rx=4)
+                    d.rect(x + 6, y + 4, 13, 18, fill=TREASURE_COLOUR[colour], stroke=INK,
+                           rx=2)
+                    count = self.s(T("%(n)s %(colour)s", n=n, colour=kw.colour(colour)))
+                    d.text(x + 26, y + 17, count, size=12, weight="bold")
+                    d.text(x + 34 + _width(count, 12, True), y + 17,
+                           self.s(T("%(n)s discarded", n=gone)), size=11, fill=MUTED)
+                y += 32
+                continue
             with d.group(target=f"deck:{colour}", title=title, highlight=changed):
                 if changed:
                     _frame(d, x, y, w, 40)
@@ -834,17 +979,22 @@ class _Picture:
                        weight="bold")
                 d.text(x + 32, y + 32, self.s(T("%(n)s discarded", n=gone)), size=11,
                        fill=MUTED)
-        y += 48
+        y += 48 if not self.phone else 2
         relics = sorted({name for pile in discards.values() for name in pile
                          if name in _relic_names()})
         if relics:
             said = self.s(T("Relics in the discards:"))
             d.text(MARGIN, y + 13, said, size=11, fill=MUTED)
             indent = MARGIN + max(135, _width(said, 11) + 6)
+            if self.phone:  # the relics on the lines under the words
+                indent, y = MARGIN, y + 18
             x = indent
             for name in relics:
                 shown = self.card(name)
                 width = 14 + len(shown) * 6.2
+                if self.phone:
+                    shown = _wrap(shown, self.W - 2 * MARGIN - 14, 10, False, 1)[0]
+                    width = 14 + _width(shown, 10)
                 if x + width > self.W - MARGIN:
                     x, y = indent, y + 22
                 with d.group(target=f"relic:{name}", title=self.s(T(
@@ -855,9 +1005,10 @@ class _Picture:
                 x += width + 6
             y += 24
         supply = v.get("supply", {})
-        w = (self.W - 2 * MARGIN - 2 * 6) / 3
+        across = 2 if self.phone else 3  # a phone: two a row
+        w = (self.W - 2 * MARGIN - (across - 1) * 6) / across
         for i, resource in enumerate(cards.RESOURCES):
-            x, y = MARGIN + (i % 3) * (w + 6), y + (34 if i == 3 else 0)
+            x, y = MARGIN + (i % across) * (w + 6), y + (34 if i and i % across == 0 else 0)
             n = supply.get(resource, 0)
             changed = _changed(self.previous, n, "supply", resource)
             with d.group(target=f"supply:{resource}", highlight=changed,
@@ -876,13 +1027,16 @@ class _Picture:
         if decision.get("kind") == "gather" and decision.get("picks"):
             text = self.s(T("Gathered so far: %(picks)s",
                             picks=join([kw.resource(r) for r in decision["picks"]])))
-            d.text(MARGIN, y + 14, text, size=12)
+            if self.phone:
+                y = self.para(MARGIN, y + 14, text, self.W - 2 * MARGIN, 12, 3) - 29
+            else:
+                d.text(MARGIN, y + 14, text, size=12)
             y += 22
         drawn = decision.get("cards") if decision.get("seat") == self.viewer else None
         if not drawn:
             return y
         partner = self.name(decision.get("partner"))
-        y = _section(d, y, self.s(T("Drawn for the shared quest")),
+        y = self.section(y, self.s(T("Drawn for the shared quest")),
                      self.s(T("Keep %(n)s; the rest go to %(name)s.", n=decision.get("keep", 1),
                               name=partner)))
         return self.card_grid(y, drawn, lambda i, c: f"drawn:{i}", highlight=False)
@@ -897,7 +1051,7 @@ class _Picture:
         heading = T("Your hand: %(n)s of %(limit)s treasures", n=len(hand),
                     limit=mine["hand_limit"]) if mine else T("Your hand: %(n)s treasures",
                                                              n=len(hand))
-        y = _section(d, y, self.s(heading),
+        y = self.section(y, self.s(heading),
                      self.s(T("Only you see these; the others see how many you hold.")))
         if not hand:
             d.text(MARGIN, y + 12, self.s(T("No treasures.")), size=12, fill=MUTED)
@@ -911,8 +1065,13 @@ class _Picture:
         d = self.d
         height = 92
         for i, card in enumerate(hand):
-            x = MARGIN + (i % COLUMNS) * (self.column + GAP)
-            top = y + (i // COLUMNS) * (height + 6)
+            x = MARGIN + (i % self.columns) * (self.column + GAP)
+            top = y + (i // self.columns) * (height + 6)
+            if self.phone:  # a card a row, as tall as its text
+                top = y
+                height = 48 + 12.5 * self.count(self.card(card["text"]), self.column - 20,
+                                                9.5, 6)
+                y += height + 6
             new = highlight and card["card"] not in (before or set())
             kind = card.get("category") or "treasure"
             sell = T("no price") if card.get("sell") is None else T(
@@ -930,13 +1089,17 @@ class _Picture:
                 d.rect(x, top, 8, height, fill=TREASURE_COLOUR.get(card["color"], MUTED),
                        stroke=None)
                 d.text(x + 14, top + 15, card_name,
-                       size=_fit(card_name, self.column - 20, 12, bold=True), weight="bold")
+                       size=_fit(card_name, self.column - 20, 12, bold=True,
+                                 least=self.size(7.5)), weight="bold")
                 facts = [self.s(kw.category(kind)), self.s(sell)]
                 if card.get("prestige"):
                     facts.append(f"★ {card['prestige']}")
                 d.text(x + 14, top + 29, " · ".join(facts), size=10, fill=MUTED)
-                _paragraph(d, x + 14, top + 43, card_text, self.column - 20, 9.5, 4)
-        rows = (len(hand) + COLUMNS - 1) // COLUMNS
+                self.para(x + 14, top + 43, card_text, self.column - 20, 9.5,
+                          6 if self.phone else 4)
+        if self.phone:
+            return y + 2
+        rows = (len(hand) + self.columns - 1) // self.columns
         return y + rows * (height + 6) + 2
 
     # -- guild boards --------------------------------------------------------------------
@@ -955,15 +1118,19 @@ class _Picture:
                          treasures=kw.treasures(g["hand_count"]), limit=g["hand_limit"],
                          sigils=kw.free_sigils(g["sigils_free"]))) + (
             self.s(T(" · made an offering")) if g.get("offered") else "")
-        fact_lines = _lines(facts, _chars(inner, 11), 2)
         words = self.guild_words(g)
-        word_lines = [_lines(text, _chars(inner, 11), 3) for text in words]
+        if self.phone:  # wrapped by measure, a line or two more
+            fact_lines = _wrap(facts, inner, 11, False, 4)
+            word_lines = [_wrap(text, inner, 11, False, 6) for text in words]
+        else:
+            fact_lines = _lines(facts, _chars(inner, 11), 2)
+            word_lines = [_lines(text, _chars(inner, 11), 3) for text in words]
         top = y + 6
         grid_y = top + 32 + 14 * len(fact_lines)
         below = STORAGE_BELOW if self.email else 0  # an email: storage under the grid
         # An email draws only the reader's own grid: the others' rooms are in words below
         # (their storage and quests, which the reader's moves can touch, stay drawn).
-        grid = 0 if self.email and not mine else CELL_H * 3 + 36
+        grid = 0 if self.email and not mine else self.cell_h * 3 + 36
         height = (grid_y - top) + grid + 4 + below + \
             sum(14 * len(w) + 4 for w in word_lines)
         d.rect(MARGIN, top, self.W - 2 * MARGIN, height, fill="#FFFDF8", stroke=colour,
@@ -975,9 +1142,10 @@ class _Picture:
                                     guild=guild_name,
                                     text=self.card(g.get("guild_text", ""))))):
             d.circle(MARGIN + 16, top + 16, 7, fill=colour, stroke=None)
-            d.text(MARGIN + 28, top + 21, _lines(f"{name}: {guild_name}",
-                                                 min(48, _chars(inner, 14, True)), 1)[0],
-                   size=14, weight="bold")
+            heading = _wrap(f"{name}: {guild_name}", inner - 8, 14, True, 1)[0] \
+                if self.phone else _lines(f"{name}: {guild_name}",
+                                          min(48, _chars(inner, 14, True)), 1)[0]
+            d.text(MARGIN + 28, top + 21, heading, size=14, weight="bold")
         changed = prev is not None and g["coins"] is not None and (
             prev.get("coins"), prev.get("hand_count")) != (g["coins"], g["hand_count"])
         with d.group(title=facts, highlight=changed):
@@ -1013,7 +1181,7 @@ class _Picture:
         """The specialist spaces above the guild, then the 4 x 3 board of cells."""
         d = self.d
         mine = g["seat"] == self.viewer
-        cell_w, cell_h = CELL_W, CELL_H
+        cell_w, cell_h = self.cell_w, self.cell_h
         specs = g["specialists"]
         before = {s["id"]: s.get("space") for s in (prev or {}).get("specialists", [])}
         cap = (g.get("spaces") or {}).get("top", 4)
@@ -1059,9 +1227,16 @@ class _Picture:
                                stroke_width=2.5 if spot else None,
                                stroke_dasharray="5 3" if spot else None, rx=3)
                         if bonus:
-                            _resource_dot(d, cx + cell_w / 2, cy + cell_h / 2 - 6, bonus, 7)
                             label = self.s(T("+2 coins") if bonus == "coins" else T(
                                 "+1 %(resource)s", resource=kw.resource(bonus)))
+                            if self.phone:  # no smaller print: two lines if need be
+                                lines = _wrap(label, cell_w - 6, PHONE_TEXT, False, 2)
+                                _resource_dot(d, cx + cell_w / 2, cy + 15, bonus, 7)
+                                for k, line in enumerate(lines):
+                                    d.text(cx + cell_w / 2, cy + 36 + 12 * k, line,
+                                           size=PHONE_TEXT, anchor="middle", fill=MUTED)
+                                continue
+                            _resource_dot(d, cx + cell_w / 2, cy + cell_h / 2 - 6, bonus, 7)
                             d.text(cx + cell_w / 2, cy + cell_h / 2 + 14, label,
                                    size=_fit(label, cell_w - 4, 10), anchor="middle",
                                    fill=MUTED)
@@ -1076,7 +1251,7 @@ class _Picture:
                     with d.group(title=self.s(T("The guild tile: %(guild)s", guild=kw.card(name)))):
                         d.rect(cx + 1, cy + 1, span * cell_w - 2, cell_h - 2,
                                fill=seat_colour(g["seat"]), stroke=INK, rx=4, opacity=0.85)
-                        _name_block(d, cx + span * cell_w / 2, cy + 22, shown,
+                        self.name_block(cx + span * cell_w / 2, cy + 22, shown,
                                     span * cell_w - 10, 12, 2, anchor="middle",
                                     fill="#FFFFFF", weight="bold")
                     continue
@@ -1108,14 +1283,15 @@ class _Picture:
                 _frame(d, x + 1, y + 1, w - 2, cell_h - 2)
             d.rect(x + 1, y + 1, w - 2, cell_h - 2,
                    fill=ROOM_FILL.get(data.get("category", "basic"), CARD), stroke=INK, rx=4)
-            _name_block(d, x + 4, y + 13, shown, w - 8, 9, 2, 7, weight="bold")
-            d.text(x + w - 5, y + cell_h - 6, f"★{room.get('prestige', 0)}", size=9,
-                   anchor="end", fill="#8A6D00")
+            self.name_block(x + 4, y + 13, shown, w - 8, 9, 2, 7, weight="bold")
+            d.text(x + w - 5, y + cell_h - 6, f"★{room.get('prestige', 0)}",
+                   size=self.size(9), anchor="end", fill="#8A6D00")
             if g.get("baggage") == name:
                 d.rect(x + 5, y + cell_h - 16, 12, 10, fill="#795548", stroke=INK, rx=2)
+        star = 22 if self.phone else 14  # room for the prestige at the right
         for k, s in enumerate(inside):
             self.specialist_chip(x + 4 + k * (w - 8) / max(1, chamber or 1), y + cell_h - 24,
-                                 (w - 8) / max(1, chamber or 1) - 14, 16, s, mine, False,
+                                 (w - 8) / max(1, chamber or 1) - star, 16, s, mine, False,
                                  size=8.5)
 
     def specialist_chip(self, x: float, y: float, w: float, h: float, s: dict[str, Any],
@@ -1128,7 +1304,10 @@ class _Picture:
         if data:
             title += f": {self.card(data['text'])}"
         fit, label = size, _lines(shown, _chars(w - 4, size), 1)[0]
-        if len(shown) > _chars(w - 4, size):  # a long name: smaller print rather than cut
+        if self.phone:  # no print below PHONE_TEXT: a long name is cut
+            fit = size = PHONE_TEXT
+            label = _wrap(shown, w - 4, fit, False, 1)[0]
+        elif len(shown) > _chars(w - 4, size):  # a long name: smaller print rather than cut
             fit = _fit(shown, w - 4, size, least=8)  # smaller: a phone zooms it all
             label = shown if _width(shown, fit) <= w - 4 else _lines(
                 shown, _chars(w - 4, fit), 1)[0]
@@ -1161,8 +1340,8 @@ class _Picture:
                 d.rect(rx, ry, w, 24, fill=CARD if n else "#F3F3F3", stroke=MUTED, rx=4)
                 _resource_dot(d, rx + 11, ry + 12, resource, 5)
                 stored = self.s(kw.amount(n, resource))
-                d.text(rx + 20, ry + 17, stored, size=_fit(stored, w - 24, 11),
-                       fill=INK if n else MUTED)
+                d.text(rx + 20, ry + 17, stored, fill=INK if n else MUTED,
+                       size=_fit(stored, w - 24, 11, least=self.size(7.5)))
         qy = y + 20 + 3 * 28 + 14
         quests = g.get("quests", [])
         heroes = {h: sum(1 for q in quests if q["hero"] == h) for h in HERO_COLOUR}
@@ -1179,5 +1358,5 @@ class _Picture:
                      highlight=changed):
             if changed:
                 _frame(d, x, qy - 12, width, 30)
-            _paragraph(d, x, qy, text if quests else self.s(T("No quests done yet")), width,
+            self.para(x, qy, text if quests else self.s(T("No quests done yet")), width,
                        11, 3)
