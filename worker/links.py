@@ -35,6 +35,7 @@ from typing import Any
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from events.store import LRU, key
+from games.text import T, Text
 from worker.lease import claim
 
 PURPOSES = ("act", "play", "api", "mute", "me", "unsubscribe", "block")
@@ -44,7 +45,7 @@ CHECKED_KEPT = 4096  # API tokens found valid, kept per process
 class LinkError(Exception):
     """A token that is tampered, expired, of the wrong kind or already used."""
 
-    def __init__(self, message: str, status: int = 403, revoked: bool = False) -> None:
+    def __init__(self, message: str | Text, status: int = 403, revoked: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
@@ -114,17 +115,17 @@ class Links:
         try:
             data = self._serializer(purpose).loads(token, max_age=self.max_age[purpose])
         except SignatureExpired:
-            raise LinkError("This link has expired. A fresh one comes with your next turn "
-                            "email, or ask the game's organiser.", 403) from None
+            raise LinkError(T("This link has expired. A fresh one comes with your next turn "
+                              "email, or ask the game's organiser."), 403) from None
         except BadSignature:
-            raise LinkError("This link is not valid (it may have been cut or altered).",
+            raise LinkError(T("This link is not valid (it may have been cut or altered)."),
                             403) from None
         if not isinstance(data, dict) or not isinstance(data.get("g"), str) \
                 or not isinstance(data.get("s"), int):
-            raise LinkError("This link is not valid.", 403)
+            raise LinkError(T("This link is not valid."), 403)
         generation = data.get("gen", 0)
         if not isinstance(generation, int) or isinstance(generation, bool) or generation < 0:
-            raise LinkError("This link is not valid.", 403)
+            raise LinkError(T("This link is not valid."), 403)
         return Link(data["g"], data["s"], purpose, data.get("v"), data.get("n", ""),
                     generation)
 
@@ -146,12 +147,12 @@ class Links:
         parts = token.strip().lower().split("-")
         if len(parts) != 5 or not hmac.compare_digest(
                 parts[4], self._reply_mac("-".join(parts[:4]))):
-            raise LinkError("This reply address is not valid.", 403)
+            raise LinkError(T("This reply address is not valid."), 403)
         try:
             game_id = base64.b32decode(parts[0].upper() + "=" * (-len(parts[0]) % 8)).decode()
             seat, version, generation = (int(p, 36) for p in parts[1:4])
         except (ValueError, UnicodeDecodeError):
-            raise LinkError("This reply address is not valid.", 403) from None
+            raise LinkError(T("This reply address is not valid."), 403) from None
         return Link(game_id, seat, "reply", version, "", generation)
 
     def _reply_mac(self, body: str) -> str:
@@ -168,7 +169,7 @@ class Links:
         data = self.check_player(token, "me")
         generation = data.get("gen")
         if not isinstance(generation, int) or isinstance(generation, bool) or generation < 0:
-            raise LinkError("This link is not valid.", 403)
+            raise LinkError(T("This link is not valid."), 403)
         return data["p"], generation
 
     def make_player(self, purpose: str, player: str, **extra: Any) -> str:
@@ -181,13 +182,13 @@ class Links:
         try:
             data = self._serializer(purpose).loads(token, max_age=self.max_age[purpose])
         except SignatureExpired:
-            raise LinkError("This link has expired. The next email from Ravenpost carries "
-                            "a fresh one.", 403) from None
+            raise LinkError(T("This link has expired. The next email from Ravenpost carries "
+                              "a fresh one."), 403) from None
         except BadSignature:
-            raise LinkError("This link is not valid (it may have been cut or altered).",
+            raise LinkError(T("This link is not valid (it may have been cut or altered)."),
                             403) from None
         if not isinstance(data, dict) or not isinstance(data.get("p"), str):
-            raise LinkError("This link is not valid.", 403)
+            raise LinkError(T("This link is not valid."), 403)
         return data
 
 
@@ -287,8 +288,8 @@ def generation_of(reply: str | bytes | None) -> int:
     return int(reply) if reply is not None else 0
 
 
-SEAT_REVOKED = ("This link was revoked: its player signed out everywhere or asked for new "
-                "links. Sign in with your email address to get fresh ones.")
+SEAT_REVOKED = T("This link was revoked: its player signed out everywhere or asked for new "
+                 "links. Sign in with your email address to get fresh ones.")
 
 
 def seat_token(redis_client, links: Links, game_id: str, seat: int, purpose: str,

@@ -35,6 +35,7 @@ import time
 from typing import Any
 
 from events.store import key
+from games.text import T
 from worker.links import LinkError, Links, raise_generation, raise_seat_generation
 
 DEFAULT_QUIET = (22, 8)  # local hours: quiet from 22:00 until 08:00
@@ -282,8 +283,8 @@ def me_token(client, links: Links, pid: str) -> str:
     return links.make_me(pid, me_generation(client, pid))
 
 
-REVOKED = ("This link was revoked: you signed out everywhere, or asked for new links. "
-           "Sign in with your email address to get fresh ones.")
+REVOKED = T("This link was revoked: you signed out everywhere, or asked for new links. "
+            "Sign in with your email address to get fresh ones.")
 
 
 def check_me(client, links: Links, token: str) -> str:
