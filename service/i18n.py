@@ -18,15 +18,13 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from babel import dates
 from flask import Flask, g, has_app_context, has_request_context, request
 from flask_babel import Babel, format_datetime, gettext, refresh
-from jinja2 import pass_context
 
-from games.text import Text
 from worker.i18n import (
     DEFAULT,
     LANGUAGES,
     finalizer,
     language_of,
-    translate,
+    saying_texts,
     translations_dir,
 )
 
@@ -65,19 +63,6 @@ def select_language() -> str:
     return request.accept_languages.best_match(LANGUAGES, default=DEFAULT) or DEFAULT
 
 
-def _saying_texts(jinja_gettext: Any) -> Any:
-    """Jinja's ``gettext`` (``_``, ``ngettext``) that says a game's Text given as a value
-    in the reader's language too: ``{% trans what=vote.what %}…{% endtrans %}`` formats
-    its values itself, past the ``finalize`` that says the Texts ``{{ … }}`` prints."""
-    @pass_context
-    def said(context: Any, *args: Any, **values: Any) -> Any:
-        if any(isinstance(v, Text) for v in values.values()):
-            language = select_language()
-            values = {k: translate(v, language) for k, v in values.items()}
-        return jinja_gettext(context, *args, **values)
-    return said
-
-
 def register(app: Flask) -> None:
     """Flask-Babel on ``app``: Jinja's i18n extension in every template, the catalogs."""
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
@@ -87,7 +72,8 @@ def register(app: Flask) -> None:
           default_translation_directories=str(translations_dir()))
     for name in ("gettext", "_", "ngettext"):  # installed by Flask-Babel just now
         if name in app.jinja_env.globals:
-            app.jinja_env.globals[name] = _saying_texts(app.jinja_env.globals[name])
+            app.jinja_env.globals[name] = saying_texts(app.jinja_env.globals[name],
+                                                      select_language)
     app.context_processor(lambda: {"page_language": select_language()})
 
 

@@ -59,3 +59,30 @@ def test_a_revoked_my_games_link_says_so_in_german_and_the_api_stays_english(cli
                      headers={**GERMAN, "Authorization": "Bearer nonsense"})
     assert api.status_code == 403 and api.json["message"] == \
         "This link is not valid (it may have been cut or altered)."
+
+
+# -- a Text inside an email's {% trans %} ----------------------------------------------
+def test_an_emails_trans_block_says_a_text_value_in_the_readers_language():
+    from worker.i18n import email_env
+    what = T("end the game early")
+    german = translate(what, "de")
+    assert german != str(what)
+    block = "{% trans what=what %}Ada proposes to {{ what }}.{% endtrans %}"
+    assert email_env("de").from_string(block).render(what=what) == \
+        f"Ada proposes to {german}."  # the sentence is no message: English around it
+    assert email_env("en").from_string(block).render(what=what) == \
+        "Ada proposes to end the game early."
+    said = "{% trans who=what %}{{ who }} resigned.{% endtrans %}"  # a message: German
+    assert email_env("de").from_string(said).render(what=what) == f"{german} hat aufgegeben."
+    page = email_env("de").get_template("email/vote.html").render(
+        player={"name": "Bo"}, proposer="Ada", what=what, game={"name": "Race"},
+        game_id="g1", kind="early_end", names=["Ada", "Bo"], needed=2, expires="morgen",
+        play_url="#", mute_url="#", my_games_url=None)
+    assert german in page and "end the game early" not in page
+
+
+def test_the_pages_and_the_emails_share_one_helper_for_texts_in_gettext():
+    import service.i18n
+    import worker.i18n
+    assert not hasattr(service.i18n, "_saying_texts")
+    assert service.i18n.saying_texts is worker.i18n.saying_texts

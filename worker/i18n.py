@@ -100,17 +100,23 @@ def email_env(language: str) -> jinja2.Environment:
     env.add_extension("jinja2.ext.i18n")
     env.install_gettext_translations(translations(language), newstyle=True)
     for name in ("gettext", "_", "ngettext"):  # a Text filled in is said in the language too
-        env.globals[name] = _saying_values(env.globals[name], language)
+        env.globals[name] = saying_texts(env.globals[name], lambda: language)
     return env
 
 
-def _saying_values(call: Any, language: str) -> Any:
-    """Jinja's newstyle ``gettext``/``ngettext`` whose ``%(name)s`` values, when they are
-    a game's Texts (a vote's wording, a move's label), are said in ``language`` first:
-    ``_('%(who)s proposes to %(what)s', what=vote_what)``."""
+def saying_texts(call: Any, language_now: Any) -> Any:
+    """Jinja's newstyle ``gettext``/``_``/``ngettext`` whose ``%(name)s`` values, when
+    they are a game's Texts (a vote's wording, a move's label), are said first in the
+    language ``language_now()`` names: ``{% trans what=vote.what %}…{% endtrans %}`` and
+    ``_('%(who)s proposes to %(what)s', what=vote_what)`` format their values themselves,
+    past the ``finalize`` (:func:`finalizer`) that says the Texts ``{{ … }}`` prints.
+    Shared by the emails (:func:`email_env`) and the pages (``service.i18n``)."""
     @jinja2.pass_context
     def said(context: Any, *args: Any, **values: Any) -> Any:
-        return call(context, *args, **{k: translate(v, language) for k, v in values.items()})
+        if any(isinstance(v, Text) for v in values.values()):
+            language = language_now()
+            values = {k: translate(v, language) for k, v in values.items()}
+        return call(context, *args, **values)
     return said
 
 
