@@ -60,7 +60,7 @@ STORAGE_BELOW = 150  # an email's guild: the storage and quests done, under the 
 # card a row, the players and the guilds stacked, long lines wrapped by measure.
 PHONE_WIDTH = 310
 PHONE_TEXT = 10
-PHONE_CELL_W, PHONE_CELL_H = 67, 58  # a guild board's cell on a phone
+PHONE_CELL_W, PHONE_CELL_H = 69, 64  # a guild board's cell on a phone
 RESOURCE_COLOUR = {"cloth": "#9FA8DA", "leather": "#A0522D", "metal": "#9E9E9E",
                    "wood": "#6B8E23", "gem": "#E53935", "magic": "#8E44AD", "coins": "#D4A017"}
 TREASURE_COLOUR = {"blue": "#1E88E5", "red": "#E53935", "yellow": "#F2C200"}
@@ -251,12 +251,15 @@ def _wrap(text: Any, width: float, size: float, bold: bool = False,
         if lines and _width(joined, size, bold) <= width:
             lines[-1] = joined
             continue
-        while _width(word, size, bold) > width and len(word) > 1:
-            k = len(word) - 1
-            while k > 1 and _width(word[:k], size, bold) > width:
-                k -= 1
-            lines.append(word[:k])
-            word = word[k:]
+        if _width(word, size, bold) > width:  # split: the line's rest first, then whole lines
+            for k, ch in enumerate(word):
+                gap = " " if k == 0 and lines and not lines[-1].endswith("-") else ""
+                joined = f"{lines[-1]}{gap}{ch}" if lines else ch
+                if lines and _width(joined, size, bold) <= width:
+                    lines[-1] = joined
+                else:
+                    lines.append(ch)
+            continue
         lines.append(word)
     if len(lines) > most:
         lines = lines[:most]
@@ -700,9 +703,13 @@ class _Picture:
             row = slots[start:start + self.columns]
             items = max((len(s["quest"].get("items", [])) for s in row if s), default=1)
             height = 84 + 41 * max(1, items)
-            if self.phone and row[0] and row[0]["quest"].get("event"):  # alone in its row
+            if self.phone and row[0] is None:  # an empty slot alone in its row: a strip
+                height = 36
+            elif self.phone and row[0]["quest"].get("event"):  # alone in its row
                 height = 66 + 12.5 * self.count(self.event_text(row[0]["quest"]),
                                                 self.column - 16, 10, 7)
+            elif self.phone:  # alone in its row: as tall as its name and items
+                height = self.items_top(row[0]["quest"]) + 24 + 41 * max(1, items)
             for k, slot in enumerate(row):
                 x = MARGIN + k * (self.column + GAP)
                 self.quest_card(x, y, self.column, height, start + k, slot)
@@ -782,7 +789,14 @@ class _Picture:
                 if sigil is None or len(self.s(T("Thug"))) <= 6:
                     d.text(tx - 12, ry, self.s(T("Thug")), size=10, anchor="end", fill=MUTED)
         for i, item in enumerate(q["items"]):
-            self.item_box(x + 6, y + 60 + i * 41, w - 12, 37, index, i, item)
+            self.item_box(x + 6, y + self.items_top(q) + i * 41, w - 12, 37, index, i, item)
+
+    def items_top(self, q: dict[str, Any]) -> float:
+        """Where a quest card's items start, below its name (on a phone: one line or two)."""
+        if self.phone and self.count(self.card(q["name"]), self.column - 16, 12, 2,
+                                     bold=True) == 1:
+            return 46
+        return 60
 
     def event_text(self, q: dict[str, Any]) -> str:
         """What an event card in the quest row says."""
@@ -1125,8 +1139,14 @@ class _Picture:
         else:
             fact_lines = _lines(facts, _chars(inner, 11), 2)
             word_lines = [_lines(text, _chars(inner, 11), 3) for text in words]
+        name = self.s(T("%(name)s (you)", name=self.name(seat))) if mine \
+            else self.s(self.name(seat))
+        guild_name = self.card(g["guild"])
+        heading = _wrap(f"{name}: {guild_name}", inner - 8, 14, True, 2) if self.phone \
+            else _lines(f"{name}: {guild_name}", min(48, _chars(inner, 14, True)), 1)
         top = y + 6
-        grid_y = top + 32 + 14 * len(fact_lines)
+        extra = 17 * (len(heading) - 1)  # a phone: the heading's second line
+        grid_y = top + extra + 32 + 14 * len(fact_lines)
         below = STORAGE_BELOW if self.email else 0  # an email: storage under the grid
         # An email draws only the reader's own grid: the others' rooms are in words below
         # (their storage and quests, which the reader's moves can touch, stay drawn).
@@ -1135,24 +1155,19 @@ class _Picture:
             sum(14 * len(w) + 4 for w in word_lines)
         d.rect(MARGIN, top, self.W - 2 * MARGIN, height, fill="#FFFDF8", stroke=colour,
                stroke_width=3, rx=8)
-        name = self.s(T("%(name)s (you)", name=self.name(seat))) if mine \
-            else self.s(self.name(seat))
-        guild_name = self.card(g["guild"])
         with d.group(title=self.s(T("%(name)s's guild: %(guild)s: %(text)s", name=name,
                                     guild=guild_name,
                                     text=self.card(g.get("guild_text", ""))))):
             d.circle(MARGIN + 16, top + 16, 7, fill=colour, stroke=None)
-            heading = _wrap(f"{name}: {guild_name}", inner - 8, 14, True, 1)[0] \
-                if self.phone else _lines(f"{name}: {guild_name}",
-                                          min(48, _chars(inner, 14, True)), 1)[0]
-            d.text(MARGIN + 28, top + 21, heading, size=14, weight="bold")
+            for k, line in enumerate(heading):
+                d.text(MARGIN + 28, top + 21 + 17 * k, line, size=14, weight="bold")
         changed = prev is not None and g["coins"] is not None and (
             prev.get("coins"), prev.get("hand_count")) != (g["coins"], g["hand_count"])
         with d.group(title=facts, highlight=changed):
             if changed:
-                _frame(d, MARGIN + 8, top + 27, inner + 4, 14 * len(fact_lines) + 2)
+                _frame(d, MARGIN + 8, top + extra + 27, inner + 4, 14 * len(fact_lines) + 2)
             for k, line in enumerate(fact_lines):
-                d.text(MARGIN + 10, top + 38 + 14 * k, line, size=11)
+                d.text(MARGIN + 10, top + extra + 38 + 14 * k, line, size=11)
         if grid:
             self.spaces_and_grid(MARGIN + 10, grid_y, g, prev)
         if self.email:
@@ -1288,9 +1303,10 @@ class _Picture:
                    size=self.size(9), anchor="end", fill="#8A6D00")
             if g.get("baggage") == name:
                 d.rect(x + 5, y + cell_h - 16, 12, 10, fill="#795548", stroke=INK, rx=2)
-        star = 22 if self.phone else 14  # room for the prestige at the right
+        # a phone: the chips as wide as the room, between its name and its prestige
+        star, up = (2, 35) if self.phone else (14, 24)
         for k, s in enumerate(inside):
-            self.specialist_chip(x + 4 + k * (w - 8) / max(1, chamber or 1), y + cell_h - 24,
+            self.specialist_chip(x + 4 + k * (w - 8) / max(1, chamber or 1), y + cell_h - up,
                                  (w - 8) / max(1, chamber or 1) - star, 16, s, mine, False,
                                  size=8.5)
 
