@@ -26,6 +26,7 @@ from games.feudum_guilds.flow import OPTIONS, RESOLVE
 from games.feudum_guilds.modules import MODULES, hooks, monsters, reeves, vassalage  # noqa: F401
 from games.protocol import Game, IllegalMove, Move, State
 from games.rng import GameRandom
+from games.svg import Say
 from games.text import T
 
 OPTION_FIELDS: list[dict[str, Any]] = [
@@ -210,8 +211,11 @@ class FeudumGuilds(Game):
     def describe(self, event: dict[str, Any], seat: int | None) -> str:
         return views.describe(event, seat)
 
-    def picture(self, view: dict[str, Any], table: dict[str, Any]) -> str:
-        return picture.draw(view, table)
+    picture_says = True  # the picture's words in the reader's language (games.svg.Say)
+
+    def picture(self, view: dict[str, Any], table: dict[str, Any],
+                say: Say = str) -> str:
+        return picture.draw(view, table, say)
 
     def move_targets(self, move: Move) -> list[str]:
         return picture.targets(move)

@@ -345,3 +345,69 @@ def _read_line(stored: str) -> Any:
     if said is None:
         return stored
     return Text(ROUND.msgid, {"round": found.group(1), "line": said})
+
+
+# -- the picture's short words ----------------------------------------------------------------
+# Capitalised names as the picture's labels show them (``Food``, ``Flying Machine``).
+GOOD_TITLES = {"food": T("Food"), "wood": T("Wood"), "iron": T("Iron"), "sulfur": T("Sulfur"),
+               "saltpeter": T("Saltpeter")}
+VESSEL_TITLES = {"ship": T("Ship"), "submersible": T("Submersible"),
+                 "flying_machine": T("Flying Machine")}
+MONSTER_TITLES = {"behemoth": T("Behemoth"), "sea_serpent": T("Sea Serpent")}
+# A good's letter on its square; English as before, the message id says which good.
+GOOD_LETTERS = {"food": Named(T("F (the letter for food)"), "F"),
+                "wood": Named(T("W (the letter for wood)"), "W"),
+                "iron": Named(T("I (the letter for iron)"), "I"),
+                "sulfur": Named(T("S (the letter for sulfur)"), "S"),
+                "saltpeter": Named(T("P (the letter for saltpeter)"), "P")}
+# A rank as a guild's card shows it, short.
+RANK_SHORT = {"master": Named(T("Master (rank, short)"), "Master"),
+              "journeyman": Named(T("Jour. (journeyman, short)"), "Jour."),
+              "apprentice": Named(T("Appr. (apprentice, short)"), "Appr.")}
+# A location as a player's small tile names it (at most 7 letters).
+LOCATION_SHORT = {"outpost": Named(T("outpost (short)"), "outpost"),
+                  "farm": Named(T("farm (short)"), "farm"),
+                  "town": Named(T("town (short)"), "town"),
+                  "feudum": Named(T("feudum (short)"), "feudum")}
+# An action card as the phone's narrow card names it.
+CARD_SHORT = {"migrate": Named(T("Migrate (card, short)"), "Migrate"),
+              "influence": Named(T("Influence (card, short)"), "Influence"),
+              "improve": Named(T("Improve (card, short)"), "Improve"),
+              "explore": Named(T("Explore (card, short)"), "Explore"),
+              "harvest": Named(T("Harvest (card, short)"), "Harvest"),
+              "tax": Named(T("Tax (card, short)"), "Tax"),
+              "guild": Named(T("Guild (card, short)"), "Guild"),
+              "repeat": Named(T("Repeat (card, short)"), "Repeat")}
+FLYER = Named(T("Flyer (a flying machine, short)"), "Flyer")
+
+
+def good_title(code: Any) -> Any:
+    """``Food``."""
+    return _word(GOOD_TITLES, code)
+
+
+def vessel_title(code: Any) -> Any:
+    """``Flying Machine`` (the code ``flying_machine``)."""
+    return _word(VESSEL_TITLES, code)
+
+
+def monster_title(code: Any) -> Any:
+    """``Sea Serpent`` (the code ``sea_serpent``)."""
+    return _word(MONSTER_TITLES, code)
+
+
+def good_letter(code: Any) -> Any:
+    return _word(GOOD_LETTERS, code)
+
+
+def rank_short(code: Any) -> Any:
+    """``Jour.``: a rank on a guild's card."""
+    return _word(RANK_SHORT, code)
+
+
+def location_short(code: Any) -> Any:
+    return _word(LOCATION_SHORT, code)
+
+
+def card_short(code: Any) -> Any:
+    return _word(CARD_SHORT, code)
