@@ -37,6 +37,8 @@ from types import EllipsisType
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from babel.dates import format_datetime
+
 from events import envelope as ev
 from events.gameplay import GameService
 from events.replay import Table
@@ -56,15 +58,35 @@ class HasGames(Protocol):
     games: GameService
 
 
-def local_time(iso: str | None, tz: str | None) -> str | None:
-    """An ISO time as the viewer reads it, e.g. ``Tuesday 01 December 2026, 09:30 CET``."""
-    if not iso:
-        return None
+# A date and time as a reader reads it (a picture's deadline, an email's): the weekday,
+# the date, the clock time and the zone's short name, written by Babel.  English as it
+# always was ("Wednesday 09 January 2030, 15:00 EST"); German as Babel's German data
+# writes it ("Mittwoch, 9. Jan. 2030, 21:00 MEZ").  ``worker.i18n.local_time`` is this.
+DATETIME_PATTERNS = {"en": "EEEE dd MMMM yyyy, HH:mm", "de": "EEEE, d. MMM y, HH:mm"}
+
+
+def _zone(tz: str | None) -> ZoneInfo:
     try:
-        zone = ZoneInfo(tz or "UTC")
+        return ZoneInfo(tz or "UTC")
     except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
-    return datetime.fromisoformat(iso).astimezone(zone).strftime("%A %d %B %Y, %H:%M %Z")
+        return ZoneInfo("UTC")
+
+
+def local_time(when: str | datetime | None, tz: str | None,
+               language: str = "en") -> str | None:
+    """``when`` (ISO or aware) in the reader's time zone ``tz`` (UTC if unknown) and
+    ``language`` (``en``, ``de``; English for one without a pattern), formatted by Babel;
+    None for no time.  The zone's name: English keeps the system's abbreviation (``EST``,
+    ``CET``), German takes Babel's (``MEZ``; an offset where German has no short name)."""
+    if not when:
+        return None
+    at = datetime.fromisoformat(when) if isinstance(when, str) else when
+    zone = _zone(tz)
+    language = language if language in DATETIME_PATTERNS else "en"
+    text = format_datetime(at, DATETIME_PATTERNS[language], tzinfo=zone, locale=language)
+    name = at.astimezone(zone).strftime("%Z") if language == "en" else \
+        format_datetime(at, "z", tzinfo=zone, locale=language)
+    return f"{text} {name}"
 
 
 def _service(rt_or_games: HasGames | GameService) -> GameService:
@@ -94,9 +116,10 @@ def seat_clock(games: GameService, game_id: str, seat: int | None,
 
 
 def deadline_text(games: GameService, game_id: str, seat: int | None,
-                  to_act: set[int]) -> str | None:
-    """The awaited turn's deadline written in ``seat``'s time zone, or None."""
-    return local_time(*seat_clock(games, game_id, seat, to_act))
+                  to_act: set[int], language: str = "en") -> str | None:
+    """The awaited turn's deadline written in ``seat``'s time zone and ``language``, or
+    None."""
+    return local_time(*seat_clock(games, game_id, seat, to_act), language)
 
 
 def countdown_text(deadline: str | None, now: datetime) -> Text | None:
@@ -185,7 +208,8 @@ def picture_of(games: GameService, table: Table, seat: int | None, latest: bool 
     if not latest:
         deadline = None
     elif deadline is ...:
-        deadline = deadline_text(games, table.game_id, seat, table.to_act())
+        deadline = deadline_text(games, table.game_id, seat, table.to_act(),
+                                 language if say is not None else "en")
     says = say is not None and game.picture_says
     name = f"{table.game_id}:{table.version}:{seat}:{deadline}:{medium}" + (
         f":{language}" if says else "")

@@ -102,7 +102,7 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
     words = reader_words()  # the reader's language, for the picture and the moves
     choices = move_choices(game, table.state, link.seat, moves, words["say"])
     due, tz = seat_clock(runtime.games, link.game_id, link.seat, to_act)
-    deadline = local_time(due, tz)
+    deadline = local_time(due, tz, words["language"])
     picture = picture_of(runtime.games, table, link.seat, deadline=deadline, **words)
     # a phone's picture: the game's narrow layout with larger text (the email's, plus
     # whatever the email leaves to the page), shown instead of the page's below a

@@ -22,6 +22,7 @@ from events.gameplay import GameService
 from events.picture import picture_of, seat_clock
 from events.replay import Table
 from service.i18n import local_datetime
+from service.picture import reader_words
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,8 @@ def at_version(games: GameService, game_id: str, seat: int | None, version: int,
     last = games.store.version(game_id) if last is None else last
     table = games.load(game_id, at=version)
     game = table.game
-    picture = picture_of(games, table, seat, latest=version == last)
+    picture = picture_of(games, table, seat, latest=version == last,
+                         **reader_words())  # in the reader's language, as the live page
     [event] = games.store.read(game_id, version, version)
     return AtVersion(
         table=table, seat=seat, version=version, last=last,

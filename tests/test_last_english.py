@@ -86,3 +86,71 @@ def test_the_pages_and_the_emails_share_one_helper_for_texts_in_gettext():
     import worker.i18n
     assert not hasattr(service.i18n, "_saying_texts")
     assert service.i18n.saying_texts is worker.i18n.saying_texts
+
+
+# -- the history's picture, and the deadline in the picture ------------------------------
+GERMAN_SEATS = [{"name": n, "email": f"{n.lower()}@example.com", "language": "de",
+                 "tz": "Europe/Berlin"} for n in ("Ada", "Bo", "Cy")]
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def svgs(page: str) -> str:
+    import re
+    return "".join(re.findall(r"<svg\b.*?</svg>", page, re.S))
+
+
+def _drawn(rt, game: str, seat, version: int, language: str) -> str:
+    from events.picture import picture_of
+    table = rt.games.load(game, at=version)
+    latest = version == rt.store.version(game)
+    if language == "en":
+        return picture_of(rt.games, table, seat, latest=latest)
+    return picture_of(rt.games, table, seat, latest=latest, language=language,
+                      say=lambda text: translate(text, language))
+
+
+def test_a_german_seats_history_page_draws_the_picture_in_german(client, rt):
+    game = create(client, GERMAN_SEATS, game="kings-guild", options={})
+    token = rt.links.make(game, 0, "play")
+    german, english = _drawn(rt, game, 0, 1, "de"), _drawn(rt, game, 0, 1, "en")
+    assert german != english  # the game says words in its picture
+    page = client.get(f"/play/{token}/at/1").get_data(as_text=True)
+    assert german in page and english not in page
+
+
+def test_the_admin_replay_draws_the_picture_in_the_readers_language(client, rt):
+    game = create(client, GERMAN_SEATS, game="kings-guild", options={})
+    german, english = _drawn(rt, game, None, 1, "de"), _drawn(rt, game, None, 1, "en")
+    assert german != english
+    from tests.service.test_admin_pages import sign_in
+    sign_in(client)
+    page = client.get(f"/admin/games/{game}?at=1", headers=GERMAN)
+    assert page.status_code == 200
+    assert german in page.get_data(as_text=True)
+    english_page = client.get(f"/admin/games/{game}?at=1")
+    assert english in english_page.get_data(as_text=True)
+
+
+def test_the_deadline_in_the_picture_is_written_in_the_readers_language(client, rt):
+    import re
+    reply = client.post("/api/v1/games", headers=admin_headers(), json={
+        "game": "kings-guild", "players": GERMAN_SEATS, "options": {}, "deadline_hours": 24})
+    assert reply.status_code == 201, reply.json
+    game = reply.json["id"]
+    seat = rt.games.load(game).to_act().pop()  # the seat whose turn it is sees a deadline
+    page = client.get("/play/" + rt.links.make(game, seat, "play")).get_data(as_text=True)
+    drawn = svgs(page)
+    assert re.search(r"(Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonntag), "
+                     r"\d+\. \w+\.? 20\d\d, \d\d:\d\d ME?S?Z", drawn), drawn[-2000:]
+    assert not any(day in drawn for day in WEEKDAYS)
+
+
+def test_local_time_is_one_function_for_pictures_and_emails():
+    from events.picture import local_time
+    from worker import i18n
+    at = "2026-12-07T11:49:00+00:00"
+    assert local_time(at, "UTC") == "Monday 07 December 2026, 11:49 UTC"  # as it was
+    assert local_time(at, "Europe/Berlin", "de") == "Montag, 7. Dez. 2026, 12:49 MEZ"
+    assert i18n.local_time(at, "Europe/Berlin", "de-AT") == local_time(at, "Europe/Berlin", "de")
+    assert local_time(at, "Nowhere/Else", "fr") == "Monday 07 December 2026, 11:49 UTC"
+    assert local_time(None, "UTC", "de") is None

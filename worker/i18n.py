@@ -18,12 +18,12 @@ from datetime import date, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import jinja2
-from babel.dates import format_date, format_datetime
+from babel.dates import format_date
 from babel.support import NullTranslations, Translations
 
+from events import picture
 from games.text import Text
 from worker import players
 from worker.catalogs import GAMES
@@ -162,34 +162,15 @@ def player_language(rt: Any, pid: str, prefs: dict[str, Any] | None = None) -> s
     return DEFAULT
 
 
-# A date and time in a reader's email: the weekday, the date, the clock time and the
-# zone's short name.  English as it always was ("Wednesday 09 January 2030, 15:00 EST");
-# German as Babel's German data writes it ("Mittwoch, 9. Jan. 2030, 21:00 MEZ").
-DATETIME_PATTERNS = {"en": "EEEE dd MMMM yyyy, HH:mm", "de": "EEEE, d. MMM y, HH:mm"}
 DATE_PATTERNS = {"en": "EEEE dd MMMM", "de": "EEEE, d. MMMM"}  # the digest's day
-
-
-def _zone(tz: str | None) -> ZoneInfo:
-    try:
-        return ZoneInfo(tz or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
 
 
 def local_time(when: str | datetime | None, tz: str | None, language: str) -> str | None:
     """``when`` (ISO or aware) in the reader's time zone ``tz`` and ``language``,
-    formatted by Babel; None for no time.  The zone's name: English keeps the system's
-    abbreviation (``EST``, ``CET``), German takes Babel's (``MEZ``; an offset where
-    German has no short name)."""
-    if not when:
-        return None
-    at = datetime.fromisoformat(when) if isinstance(when, str) else when
-    zone = _zone(tz)
-    language = language_of(language)
-    text = format_datetime(at, DATETIME_PATTERNS[language], tzinfo=zone, locale=language)
-    name = at.astimezone(zone).strftime("%Z") if language == DEFAULT else \
-        format_datetime(at, "z", tzinfo=zone, locale=language)
-    return f"{text} {name}"
+    formatted by Babel (``Wednesday 09 January 2030, 15:00 EST``, ``Mittwoch, 9. Jan.
+    2030, 21:00 MEZ``); None for no time.  The pictures' deadline is written the same way:
+    one function, :func:`events.picture.local_time`."""
+    return picture.local_time(when, tz, language_of(language))
 
 
 def local_day(day: date, language: str) -> str:
