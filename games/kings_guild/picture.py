@@ -54,13 +54,14 @@ COLUMNS = 2
 CELL_W, CELL_H = 64, 52  # one cell of a guild board
 COLUMN = (WIDTH - 2 * MARGIN - (COLUMNS - 1) * GAP) / COLUMNS  # cards side by side
 STORAGE_BELOW = 150  # an email's guild: the storage and quests done, under the grid
-# The game page on a phone (``medium == "phone"``): picture-zoom.js shows the smallest text
-# at 11.1 CSS px, so the picture is PHONE_WIDTH units wide with no text below PHONE_TEXT
-# (310 x 11.1 / 10 = 344 px: a 390 px phone less the page's padding, no panning).  One
-# card a row, the players and the guilds stacked, long lines wrapped by measure.
-PHONE_WIDTH = 310
-PHONE_TEXT = 10
-PHONE_CELL_W, PHONE_CELL_H = 69, 64  # a guild board's cell on a phone
+# The game page on a phone (``medium == "phone"``): picture-zoom.js shows it at its own size
+# when it fits the phone and its smallest text is 11 px or more, so it is PHONE_WIDTH units
+# wide with no text below PHONE_TEXT (at 11.1 / 11 px a unit: 343 px, a 390 px phone less
+# the page's padding; no panning).  One card a row, the players and the guilds stacked,
+# long lines wrapped by measure.
+PHONE_WIDTH = 340
+PHONE_TEXT = 11
+PHONE_CELL_W, PHONE_CELL_H = 76, 66  # a guild board's cell on a phone
 RESOURCE_COLOUR = {"cloth": "#9FA8DA", "leather": "#A0522D", "metal": "#9E9E9E",
                    "wood": "#6B8E23", "gem": "#E53935", "magic": "#8E44AD", "coins": "#D4A017"}
 TREASURE_COLOUR = {"blue": "#1E88E5", "red": "#E53935", "yellow": "#F2C200"}
@@ -296,7 +297,7 @@ def _resource_dot(d: Drawing, cx: float, cy: float, resource: str, r: float = 5)
 
 
 def _cost_row(d: Drawing, x: float, y: float, cost: dict[str, int], size: float = 11,
-              say: Say = str, width: float | None = None) -> float:
+              say: Say = str, width: float | None = None, least: float = 7.5) -> float:
     """Resource icons with amounts from (x, baseline y); returns the x after them.  When
     they would be wider than ``width`` (German words are longer) they close up to their
     measured widths, and only then take smaller print (a phone zooms the whole picture
@@ -314,7 +315,7 @@ def _cost_row(d: Drawing, x: float, y: float, cost: dict[str, int], size: float 
         def advance(label: str, size: float) -> float:  # closed up: measured widths
             return 18 + _width(label, size)
         if ends(advance, size) > width:
-            size = max(7.5, math.floor(size * width / ends(advance, size) * 10) / 10)
+            size = max(least, math.floor(size * width / ends(advance, size) * 10) / 10)
     for resource, label in zip(cost, labels, strict=True):
         _resource_dot(d, x + 5, y - size * 0.35, resource, 4.5)
         d.text(x + 12, y, label, size=size)
@@ -706,7 +707,7 @@ class _Picture:
             if self.phone and row[0] is None:  # an empty slot alone in its row: a strip
                 height = 36
             elif self.phone and row[0]["quest"].get("event"):  # alone in its row
-                height = 66 + 12.5 * self.count(self.event_text(row[0]["quest"]),
+                height = 66 + 13.75 * self.count(self.event_text(row[0]["quest"]),
                                                 self.column - 16, 10, 7)
             elif self.phone:  # alone in its row: as tall as its name and items
                 height = self.items_top(row[0]["quest"]) + 24 + 41 * max(1, items)
@@ -780,14 +781,21 @@ class _Picture:
                 self.treasure_icon(icons + k * 16, ry - 10, colour)
             if sigil is not None:
                 d.circle(x + w - 16, ry - 4, 8, fill=seat_colour(sigil), stroke=INK)
-                d.text(x + w - 28, ry, self.s(T("sigil")), size=10, anchor="end", fill=MUTED)
+                d.text(x + w - 28, ry, self.s(T("sigil")), size=self.size(10), anchor="end",
+                       fill=MUTED)
             if thug is not None:
                 tx = x + w - (64 if sigil is not None else 16)
+                said = self.s(T("Thug"))
+                shows = sigil is None or len(said) <= 6
+                if self.phone:  # left of the sigil's word, its own word where there is room
+                    if sigil is not None:
+                        tx = x + w - 28 - _width(self.s(T("sigil")), PHONE_TEXT) - 16
+                    shows = tx - 12 - _width(said, PHONE_TEXT) > icons + 16 * len(q["reward"])
                 d.circle(tx, ry - 4, 8, fill=INK, stroke=seat_colour(thug), stroke_width=3)
-                d.text(tx, ry, self.s(T("T")), size=10, anchor="middle", fill="#FFFFFF",
-                       weight="bold")
-                if sigil is None or len(self.s(T("Thug"))) <= 6:
-                    d.text(tx - 12, ry, self.s(T("Thug")), size=10, anchor="end", fill=MUTED)
+                d.text(tx, ry, self.s(T("T")), size=self.size(10), anchor="middle",
+                       fill="#FFFFFF", weight="bold")
+                if shows:
+                    d.text(tx - 12, ry, said, size=self.size(10), anchor="end", fill=MUTED)
         for i, item in enumerate(q["items"]):
             self.item_box(x + 6, y + self.items_top(q) + i * 41, w - 12, 37, index, i, item)
 
@@ -834,13 +842,14 @@ class _Picture:
             d.text(x + w - 6, y + 14, coins, size=11, anchor="end",
                    fill="#8A6D00", weight="bold")
             if by is None:
-                _cost_row(d, x + 4, y + 30, item["cost"], size=10, say=self.say, width=w - 10)
+                _cost_row(d, x + 4, y + 30, item["cost"], size=self.size(10), say=self.say,
+                          width=w - 10, least=self.size(7.5))
             else:
                 d.circle(x + 11, y + 26, 6, fill=seat_colour(by), stroke=INK)
                 crafted = self.s(T("crafted by %(name)s", name=self.name(by)))
                 if self.phone:  # a long name: cut
-                    crafted = _wrap(crafted, w - 28, 10, False, 1)[0]
-                d.text(x + 22, y + 30, crafted, size=10, fill=MUTED)
+                    crafted = _wrap(crafted, w - 28, PHONE_TEXT, False, 1)[0]
+                d.text(x + 22, y + 30, crafted, size=self.size(10), fill=MUTED)
 
     def treasure_icon(self, x: float, y: float, colour: str, w: float = 11,
                       h: float = 14) -> None:
@@ -860,7 +869,7 @@ class _Picture:
             part = row[start:start + self.columns]
             lines = max((self.count(self.card(spec["text"]), self.column - 16, 10.5, 7)
                          for spec in part if spec), default=1)
-            height = 70 + 13 * lines
+            height = 70 + (13.75 if self.phone else 13) * lines
             for k, spec in enumerate(part):
                 i, x = start + k, MARGIN + k * (self.column + GAP)
                 changed = _changed(self.previous, spec, "specialist_row", i)
@@ -902,7 +911,7 @@ class _Picture:
             for k in range(discount):
                 d.circle(x + w - 14 - k * 10, y + 31, 4, fill=RESOURCE_COLOUR["coins"],
                          stroke=INK, stroke_width=0.5)
-            d.text(x + 8, y + 50, timing, size=10, fill=MUTED)
+            d.text(x + 8, y + 50, timing, size=self.size(10), fill=MUTED)
             self.para(x + 8, y + 67, spec_text, w - 16, 10.5, 7)
 
     # -- rooms for sale ------------------------------------------------------------------
@@ -945,11 +954,11 @@ class _Picture:
                        anchor="end", fill="#8A6D00")
                 d.text(x + 6, top + 30, self.s(T("%(cost)s · %(left)s left",
                                                  cost=kw.coins(room["cost"]), left=left)),
-                       size=10)
+                       size=self.size(10))
                 if text:
-                    line = _wrap(text, self.column - 12, 10, False, 1)[0] if self.phone \
+                    line = _wrap(text, self.column - 12, PHONE_TEXT, False, 1)[0] if self.phone \
                         else _lines(text, _chars(self.column - 12, 10), 1)[0]
-                    d.text(x + 6, top + 44, line, size=10, fill=MUTED)
+                    d.text(x + 6, top + 44, line, size=self.size(10), fill=MUTED)
         rows = (len(rooms) + self.columns - 1) // self.columns
         return y + rows * (height + 6) + 2
 
@@ -1007,15 +1016,15 @@ class _Picture:
                 shown = self.card(name)
                 width = 14 + len(shown) * 6.2
                 if self.phone:
-                    shown = _wrap(shown, self.W - 2 * MARGIN - 14, 10, False, 1)[0]
-                    width = 14 + _width(shown, 10)
+                    shown = _wrap(shown, self.W - 2 * MARGIN - 14, PHONE_TEXT, False, 1)[0]
+                    width = 14 + _width(shown, PHONE_TEXT)
                 if x + width > self.W - MARGIN:
                     x, y = indent, y + 22
                 with d.group(target=f"relic:{name}", title=self.s(T(
                         "%(card)s (a Relic) in the discards; the Curator buys it for 3 coins",
                         card=kw.card(name)))):
                     d.rect(x, y, width, 18, fill=CARD, stroke=INK, rx=9)
-                    d.text(x + 7, y + 13, shown, size=10)
+                    d.text(x + 7, y + 13, shown, size=self.size(10))
                 x += width + 6
             y += 24
         supply = v.get("supply", {})
@@ -1083,7 +1092,7 @@ class _Picture:
             top = y + (i // self.columns) * (height + 6)
             if self.phone:  # a card a row, as tall as its text
                 top = y
-                height = 48 + 12.5 * self.count(self.card(card["text"]), self.column - 20,
+                height = 48 + 13.75 * self.count(self.card(card["text"]), self.column - 20,
                                                 9.5, 6)
                 y += height + 6
             new = highlight and card["card"] not in (before or set())
@@ -1108,7 +1117,7 @@ class _Picture:
                 facts = [self.s(kw.category(kind)), self.s(sell)]
                 if card.get("prestige"):
                     facts.append(f"★ {card['prestige']}")
-                d.text(x + 14, top + 29, " · ".join(facts), size=10, fill=MUTED)
+                d.text(x + 14, top + 29, " · ".join(facts), size=self.size(10), fill=MUTED)
                 self.para(x + 14, top + 43, card_text, self.column - 20, 9.5,
                           6 if self.phone else 4)
         if self.phone:
@@ -1248,7 +1257,7 @@ class _Picture:
                                 lines = _wrap(label, cell_w - 6, PHONE_TEXT, False, 2)
                                 _resource_dot(d, cx + cell_w / 2, cy + 15, bonus, 7)
                                 for k, line in enumerate(lines):
-                                    d.text(cx + cell_w / 2, cy + 36 + 12 * k, line,
+                                    d.text(cx + cell_w / 2, cy + 36 + 13 * k, line,
                                            size=PHONE_TEXT, anchor="middle", fill=MUTED)
                                 continue
                             _resource_dot(d, cx + cell_w / 2, cy + cell_h / 2 - 6, bonus, 7)
@@ -1304,7 +1313,7 @@ class _Picture:
             if g.get("baggage") == name:
                 d.rect(x + 5, y + cell_h - 16, 12, 10, fill="#795548", stroke=INK, rx=2)
         # a phone: the chips as wide as the room, between its name and its prestige
-        star, up = (2, 35) if self.phone else (14, 24)
+        star, up = (2, 36) if self.phone else (14, 24)
         for k, s in enumerate(inside):
             self.specialist_chip(x + 4 + k * (w - 8) / max(1, chamber or 1), y + cell_h - up,
                                  (w - 8) / max(1, chamber or 1) - star, 16, s, mine, False,

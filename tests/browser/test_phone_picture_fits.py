@@ -26,7 +26,7 @@ from tests.browser.test_table_layout import click_every_target
 
 pytestmark = pytest.mark.browser
 
-KINDS = ["feudum-guilds", "architects"]  # King's Guild's narrow picture is being redrawn
+KINDS = ["feudum-guilds", "architects", "kings-guild"]
 PLAYERS = 3
 EVERY = 40  # moves between the positions looked at
 PLIES = 400  # how far the game is played

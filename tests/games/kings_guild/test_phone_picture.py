@@ -114,6 +114,7 @@ def test_the_phone_picture_shown_with_11_px_text_fits_a_phone(n):
         width = float(ET.fromstring(svg).get("width"))
         least = min(float(t.get("font-size")) for t in texts(svg))
         assert width == PHONE_WIDTH, where
+        assert least >= 11, where  # shown at its own size when it fits: 11 px
         assert width * MIN_TEXT / least <= FITS, (where, least)
         seen += 1
     assert seen >= 6  # a solo game is short
