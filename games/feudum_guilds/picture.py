@@ -811,9 +811,12 @@ def _boards_narrow(d: Drawing, view: dict[str, Any], changed: _Changes, y: float
                    size=NARROW_TEXT, anchor="middle")
     y += 52
     # the haversack, and the writs left in the deck
-    d.text(10, y + 14, _fit(s(T("Haversack")), 78, 12, True), size=12, weight="bold")
+    label = s(T("Haversack"))  # a longer word moves the goods right, closer together
+    d.text(10, y + 14, _fit(label, 120, 12, True), size=12, weight="bold")
+    gx = max(92.0, 10 + min(_span(label, 12, True), 120) + 6)
+    step = min(46.0, (d.width - 46 - gx) / (len(GOODS) - 1))
     for i, good in enumerate(GOODS):
-        _good(d, 92 + i * 46, y + 12, good, view["haversack"].get(good, 0), s, size=10)
+        _good(d, gx + i * step, y + 12, good, view["haversack"].get(good, 0), s, size=10)
     d.text(d.width - 10, y + 36,
            _fit(s(T("Royal Writs in the deck: %(n)s", n=view["writ_deck"])), w_, NARROW_TEXT),
            size=NARROW_TEXT, anchor="end", fill=MUTED)
@@ -892,7 +895,8 @@ def _player_narrow(d: Drawing, p: dict[str, Any], viewer: int | None, changed: _
                      title=_location_title(loc, s)):
             d.rect(lx, ly, lw, 34, fill=GUILD_COLOUR.get(loc["guild"] or "", "#F3F3F3"), rx=4)
             d.text(lx + lw / 2, ly + (15 if goods else 21),
-                   _fit(f"#{loc['id']} {s(loc['kind'])}", lw - 8, 11), size=11,
+                   _fit(f"#{loc['id']} {s(w.location_short(str.__str__(loc['kind'])))}",
+                        lw - 8, 11), size=11,
                    anchor="middle")
             if goods:
                 d.text(lx + lw / 2, ly + 29, _fit(s(_goods(goods)), lw - 8, 11), size=11,
