@@ -813,7 +813,7 @@ def _boards_narrow(d: Drawing, view: dict[str, Any], changed: _Changes, y: float
     # the haversack, and the writs left in the deck
     label = s(T("Haversack"))  # a longer word moves the goods right, closer together
     d.text(10, y + 14, _fit(label, 120, 12, True), size=12, weight="bold")
-    gx = max(92.0, 10 + min(_span(label, 12, True), 120) + 6)
+    gx = max(92.0, 10 + min(_span(label, 12, True), 120) + 4)
     step = min(46.0, (d.width - 46 - gx) / (len(GOODS) - 1))
     for i, good in enumerate(GOODS):
         _good(d, gx + i * step, y + 12, good, view["haversack"].get(good, 0), s, size=10)
