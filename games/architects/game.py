@@ -24,6 +24,7 @@ from games.architects import (
 from games.architects import picture as table_picture
 from games.protocol import Game, IllegalMove, Move, State
 from games.rng import GameRandom
+from games.svg import Say
 from games.text import T
 
 LEVELS = ("constantine", "helena")
@@ -250,8 +251,13 @@ class Architects(Game):
         hidden = not presentation.sees_card(state, seat, move)
         return presentation.move_label(state, move, hidden=hidden)
 
-    def picture(self, view: dict[str, Any], table: dict[str, Any]) -> str | None:
-        return table_picture.draw(view, table)
+    picture_says = True  # the picture's words in the reader's language (games.svg.Say)
+
+    def picture(self, view: dict[str, Any], table: dict[str, Any],
+                say: Say = str) -> str | None:
+        """The table as ``view`` shows it, its words said by ``say``: see
+        :mod:`games.architects.picture`."""
+        return table_picture.draw(view, table, say)
 
     def move_targets(self, move: Move) -> list[str]:
         return steps.targets(move)

@@ -33,10 +33,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from games.architects import guildhall, locations, presentation
+from games.architects import guildhall, locations, presentation, words
 from games.architects.cards import apprentice, board, building
 from games.architects.presentation import goods_title
-from games.svg import EMAIL_WIDTH, HIGHLIGHT, INK, MUTED, Drawing, for_email, plural
+from games.architects.words import colour_workers, fmt
+from games.svg import EMAIL_WIDTH, HIGHLIGHT, INK, MUTED, Drawing, Say, for_email
+from games.text import P, T, Text, join
 
 View = dict[str, Any]
 W = 600  # the page's width; an email's is games.svg.EMAIL_WIDTH
@@ -53,27 +55,43 @@ SKILL_FILL = {"Carpentry": "#A0522D", "Tiling": "#C0392B", "Masonry": "#607D8B"}
 PANEL = "#F3EBDD"
 CARD = "#FFFDF8"
 LOC_TEXT = {
-    "quarry": "1 + 1 Stone per Worker", "forest": "1 Wood per Worker",
-    "mines": "1 + 1 Clay per Worker, or 1 Gold per 2", "silversmith": "1 + 1 Silver per Worker",
-    "storehouse": "1 trade per Worker", "workshop": "Hire (2 Silver + 2 Tax) or plans",
-    "town_centre": "1 capture per Worker", "tax_stand": "Take all Tax; -2 Virtue",
-    "guardhouse": "1 action per Worker",
+    "quarry": T("1 + 1 Stone per Worker"), "forest": T("1 Wood per Worker"),
+    "mines": T("1 + 1 Clay per Worker, or 1 Gold per 2"),
+    "silversmith": T("1 + 1 Silver per Worker"),
+    "storehouse": T("1 trade per Worker"), "workshop": T("Hire (2 Silver + 2 Tax) or plans"),
+    "town_centre": T("1 capture per Worker"), "tax_stand": T("Take all Tax; -2 Virtue"),
+    "guardhouse": T("1 action per Worker"),
 }
 BOARD_ORDER = ("quarry", "forest", "mines", "silversmith", "storehouse", "workshop",
                "town_centre", "tax_stand", "guardhouse")
 PENDING = {
-    "storehouse": "trading at the King's Storehouse",
-    "workshop": "hiring or drawing at the Workshop",
-    "capture": "making captures", "guardhouse": "taking Guardhouse actions",
-    "bm_b": "hiring or drawing at the Black Market", "free_hire": "hiring a free Apprentice",
-    "keep": "keeping 1 of the drawn Building cards",
-    "cathedral_discard": "discarding a Building card for the Cathedral",
-    "hand_limit": "discarding down to 6 Building cards",
-    "library": "may discard a Building card for 2 Gold", "choice": "choosing the Building's effect",
-    "crane": "may place another Worker in the Guildhall",
-    "guildhall": "constructing a Building or working on the Cathedral",
-    "dismiss": "discarding an Apprentice", "recall": "returning a Worker (none left)",
+    "storehouse": T("trading at the King's Storehouse"),
+    "workshop": T("hiring or drawing at the Workshop"),
+    "capture": T("making captures"), "guardhouse": T("taking Guardhouse actions"),
+    "bm_b": T("hiring or drawing at the Black Market"),
+    "free_hire": T("hiring a free Apprentice"),
+    "keep": T("keeping 1 of the drawn Building cards"),
+    "cathedral_discard": T("discarding a Building card for the Cathedral"),
+    "hand_limit": T("discarding down to 6 Building cards"),
+    "library": T("may discard a Building card for 2 Gold"),
+    "choice": T("choosing the Building's effect"),
+    "crane": T("may place another Worker in the Guildhall"),
+    "guildhall": T("constructing a Building or working on the Cathedral"),
+    "dismiss": T("discarding an Apprentice"), "recall": T("returning a Worker (none left)"),
 }
+# a Building card's effect after its timing, as the card prints it
+EFFECT = {"immediate": lambda effect: T("Now: %(effect)s", effect=effect),
+          "end": lambda effect: T("At game end: %(effect)s", effect=effect)}
+# the score lines as a tableau lists them (shorter than the view's score names)
+SCORE_NAMES = {"buildings": T("Buildings"), "guildhall": T("Guildhall"),
+               "cathedral": T("Cathedral"), "virtue": T("Virtue"), "debts": T("Debts"),
+               "gold_marble": T("Gold/Marble"), "silver": T("Silver"), "prison": T("Prison")}
+
+
+def silver_text(n: int) -> Text:
+    """``2 Silver`` (the same word for one and many in English)."""
+    return P("%(n)s Silver", "%(n)s Silver", n)
+
 
 
 def colour(pl: dict[str, Any]) -> str:
@@ -145,7 +163,8 @@ def clip(text: str, limit: int) -> str:
 class Picture:
     """One picture being drawn: the view, the previous view and a y cursor."""
 
-    def __init__(self, view: View, table: dict[str, Any]) -> None:
+    def __init__(self, view: View, table: dict[str, Any], say: Say = str) -> None:
+        self.say: Say = say
         self.v = view
         self.table = table
         self.prev = table.get("previous") or None
@@ -164,9 +183,25 @@ class Picture:
         self.phone = table.get("medium") == "phone"
         self.tiny = PHONE_TEXT if self.phone else 10  # the smallest print's size
         self.W = PHONE_WIDTH if self.phone else EMAIL_WIDTH if self.email else W
-        self.d = Drawing(self.W, 100, title=f"Architects of the West Kingdom: {', '.join(names)}",
+        self.d = Drawing(self.W, 100, title=self.s(T("Architects of the West Kingdom: "
+                                                     "%(names)s", names=", ".join(names))),
                          tooltips=not self.email or self.phone)
         self.y = 0.0
+
+    def s(self, text: Any) -> str:
+        """``text`` in the reader's language, as a plain string (a player's name, a
+        number: as it is)."""
+        return str(self.say(text)) if isinstance(text, Text) else str(text)
+
+    def longer(self, text: Any, size: float) -> float:
+        """How much wider (by :func:`span`) ``text`` is said in the reader's language than
+        in English, the words the layout was fitted to: what a longer word pushes the
+        shapes after it right by (0 in English, or for a shorter word)."""
+        return max(0.0, span(self.s(text), size) - span(str(text), size))
+
+    def colour_word(self, pl: dict[str, Any]) -> Any:
+        """A player's colour as a word ("blue"), said by the reader."""
+        return words.colour(pl.get("colour", ""))
 
     # -- what changed ----------------------------------------------------------------------
     def changed(self, *path: Any) -> bool:
@@ -268,13 +303,15 @@ class Picture:
         letter = max(s * 0.72, PHONE_TEXT) if self.phone else s * 0.72
         for skill in skills:
             self.d.rect(x, y, s, s, fill=SKILL_FILL.get(skill, MUTED), stroke=None, rx=3)
-            self.d.text(x + s / 2, y + s - 3.5, skill[0], size=letter, anchor="middle",
+            self.d.text(x + s / 2, y + s - 3.5, self.s(words.skill(skill))[:1], size=letter,
+                        anchor="middle",
                         fill="#FFFFFF", weight="bold")
             x += s + 3
         return x
 
-    def heading(self, text: str, note: str = "") -> None:
+    def heading(self, text: Any, note: Any = "") -> None:
         """A section title, with a note on the right."""
+        text, note = self.s(text), self.s(note)
         self.y += 24
         self.d.text(PAD, self.y, text, size=17, weight="bold")
         if note and 10.5 * len(text) + 7 * len(note) > self.W - 2 * PAD:
@@ -283,10 +320,11 @@ class Picture:
             self.d.text(self.W - PAD, self.y, note, size=12, anchor="end", fill=MUTED)
         self.y += 8
 
-    def lines(self, x: float, y: float, text: str, width: float, size: float,
+    def lines(self, x: float, y: float, text: Any, width: float, size: float,
               fill: str = INK, max_lines: int = 99) -> float:
         """Wrapped text from baseline y; returns the baseline after the last line (on a
         phone a word too long for a line, a long name, is cut to fit)."""
+        text = self.s(text)
         out = wrap_to_fit(text, width, size) if self.phone else wrap(text, width, size)
         if len(out) > max_lines:
             out = out[:max_lines]
@@ -304,25 +342,29 @@ class Picture:
         scores = (v.get("scores") or {}).get("totals")
         final = (v.get("scores") or {}).get("final")
         x, y = float(PAD), 24.0
+        you = " " + self.s(T("(you)"))
         for q, pl in enumerate(self.players):
-            label = clip(pl["name"], 24) + (" (you)" if q == self.seat else "")
+            label = clip(pl["name"], 24) + (you if q == self.seat else "")
             if self.phone:  # the name cut so its whole label fits a line
                 label = clip_to(pl["name"], 150, 14, bold=True) + \
-                    (" (you)" if q == self.seat else "")
+                    (you if q == self.seat else "")
             if pl.get("bot"):
-                label += " (opponent)"
+                label += " " + self.s(T("(opponent)"))
             if scores is not None:
-                label += f": {scores[q]} VP"
+                label = self.s(T("%(label)s: %(n)s VP", label=label, n=scores[q]))
             width = 34 + (span(label, 14) * 1.12 if self.phone else 7.8 * len(label))
             if x + width > self.W - PAD and x > PAD:
                 x, y = float(PAD), y + 24
             acting = q in to_act and not pl.get("bot")
             won = q in ((v.get("outcome") or {}).get("winners") or [])
-            title = f"{pl['name']}, {pl['colour']}" + (", to act" if acting else "")
-            title += ", winner" if won else ""
+            parts = [pl["name"], self.colour_word(pl)]
+            if acting:
+                parts.append(T("to act"))
+            if won:
+                parts.append(T("winner"))
             if scores is not None:
-                title += f", {scores[q]} VP" + ("" if final else " now")
-            with d.group(title=title):
+                parts.append(self.vp(scores[q], now=not final))
+            with d.group(title=self.s(join(parts))):
                 if acting:
                     d.polygon([(x, y - 12), (x, y + 2), (x + 11, y - 5)], fill=INK, stroke=None)
                 if won:
@@ -335,44 +377,55 @@ class Picture:
         self.y = self.lines(PAD, self.y, status, self.W - 2 * PAD, 13) - 2
         notes = []
         if scores is not None and not final:
-            notes.append("Scores: VP now (end-game Virtue effects of Buildings not yet "
-                         "resolved).")
+            notes.append(T("Scores: VP now (end-game Virtue effects of Buildings not yet "
+                           "resolved)."))
         if self.table.get("deadline"):
-            notes.append(f"Deadline: {self.table['deadline']}")
+            notes.append(T("Deadline: %(when)s", when=self.table["deadline"]))
         for note in notes:
             self.y = self.lines(PAD, self.y + 2, note, self.W - 2 * PAD, 12, fill=MUTED) - 2
+
+    def vp(self, n: Any, now: bool = False) -> Text:
+        """``12 VP`` (``12 VP now``: before the end-game effects)."""
+        return T("%(n)s VP now", n=n) if now else T("%(n)s VP", n=n)
 
     def status(self) -> str:
         """One sentence: the phase, who plays and what they are choosing."""
         v = self.v
         if v["phase"] == "draft":
             rnd = v["draft"]["round"] + 1 if v.get("draft") else 1
-            return f"Opening draft, round {rnd} of 3: keep 1 Building card, pass the rest."
+            return self.s(T("Opening draft, round %(round)s of 3: keep 1 Building card, pass "
+                            "the rest.", round=rnd))
         if v["phase"] == "over":
             out = v.get("outcome") or {}
-            return "Game over. " + out.get("winner", "")
+            return self.s(T("Game over. %(winner)s", winner=out.get("winner", "")))
         cur = self.players[v["current"]]
-        text = f"{cur['name']} to play"
         pend = v.get("pending")
-        if pend:
-            text += ": " + PENDING.get(pend["kind"], pend["kind"])
+        parts: list[Any]
+        if not pend:
+            parts = [T("%(name)s to play.", name=cur["name"])]
+        else:
+            what = PENDING.get(pend["kind"], pend["kind"])
             if isinstance(pend.get("left"), int):
-                text += f" ({pend['left']} left)"
-        text += (f". Guildhall {len(v['guildhall'])}/{v['guildhall_size']}. "
-                 f"Tax Stand {plural(v['tax'], 'Silver', 'Silver')}.")
+                parts = [T("%(name)s to play: %(what)s (%(n)s left).", name=cur["name"],
+                           what=what, n=pend["left"])]
+            else:
+                parts = [T("%(name)s to play: %(what)s.", name=cur["name"], what=what)]
+        parts += [T("Guildhall %(filled)s/%(size)s.", filled=len(v["guildhall"]),
+                    size=v["guildhall_size"]),
+                  T("Tax Stand %(silver)s.", silver=silver_text(v["tax"]))]
         if v.get("final_turns") is not None:
-            text += " Final round!"
+            parts.append(T("Final round!"))
         auto = v.get("automaton")
         if auto and auto.get("last_name"):
-            text += f" Opponent's last Scheme: {auto['last_name']}."
-        return text
+            parts.append(T("Opponent's last Scheme: %(scheme)s.", scheme=auto["last_name"]))
+        return " ".join(self.s(part) for part in parts)
 
     def building_card(self, x: float, y: float, w: float, cid: int,
                       target: str | None) -> float:
         """A Building card with cost, VP, needed skills, Virtue and effect; returns its
         height."""
         card = building(cid)
-        effect = f"{presentation.TIMING[card['timing']].capitalize()}: {card['effect']}"
+        effect = self.s(EFFECT[card["timing"]](card["effect"]))
         eff_lines = wrap(effect, w - 14, 11)
         # on a phone the skills and the Virtue go below the cost when they do not fit
         # beside it
@@ -384,9 +437,9 @@ class Picture:
                 down = 19.0
         h = 62 + 13.2 * len(eff_lines) + down
         d = self.d
-        with d.group(target=target, title=presentation.building_details(cid)):
+        with d.group(target=target, title=self.s(presentation.building_details(cid))):
             d.rect(x, y, w, h, fill=CARD, stroke=INK, rx=5)
-            d.text(x + 7, y + 17, clip(card["name"], int((w - 40) / 8.4)), size=14,
+            d.text(x + 7, y + 17, clip(self.s(card["name"]), int((w - 40) / 8.4)), size=14,
                    weight="bold")
             d.circle(x + w - 17, y + 14, 11, fill="#FFF3C4", stroke=INK, stroke_width=1)
             d.text(x + w - 17, y + 19, card["vp"], size=13, anchor="middle", weight="bold")
@@ -423,19 +476,19 @@ class Picture:
             pool = draft["pools"][self.seat]
             if isinstance(pool, list):
                 done = draft["picked"][self.seat]
-                self.heading("Your draft: keep 1 Building card",
-                             "kept; waiting for the others" if done else "")
+                self.heading(T("Your draft: keep 1 Building card"),
+                             T("kept; waiting for the others") if done else "")
                 self.card_rows(pool, None if done else "card:")
         waiting = [self.players[q]["name"] for q, done in enumerate(draft["picked"])
                    if not done and q != self.seat]
         if waiting:
             self.y += 16
+            still = self.s(T("Still choosing: %(names)s", names=", ".join(waiting)))
             if self.phone:  # wrapped
-                self.y = self.lines(PAD, self.y, "Still choosing: " + ", ".join(waiting),
-                                    self.W - 2 * PAD, 13, fill=MUTED) - 13 * 1.2
+                self.y = self.lines(PAD, self.y, still, self.W - 2 * PAD, 13,
+                                    fill=MUTED) - 13 * 1.2
             else:
-                self.d.text(PAD, self.y, "Still choosing: " + ", ".join(waiting), size=13,
-                            fill=MUTED)
+                self.d.text(PAD, self.y, still, size=13, fill=MUTED)
             self.y += 4
 
     def drawn(self) -> None:
@@ -445,13 +498,13 @@ class Picture:
             return
         cards = pend["cards"]
         if isinstance(cards, list):
-            self.heading("Drawn at the Black Market: keep 1")
+            self.heading(T("Drawn at the Black Market: keep 1"))
             self.card_rows(cards, "card:")
 
     def board(self) -> None:
         """The nine large locations with each colour's Workers on them."""
         v, d = self.v, self.d
-        self.heading("Main board")
+        self.heading(T("Main board"))
         if self.phone:
             self._board_phone()
             return
@@ -462,17 +515,13 @@ class Picture:
             x = PAD + (i % cols) * (w + gap)
             y = self.y + (i // cols) * (h + gap)
             counts = v["board"][loc]
-            who = [f"{self.players[q]['colour']} {n}" for q, n in enumerate(counts) if n]
-            title = f"{locations.NAMES[loc]}: {LOC_TEXT[loc]}"
-            if loc == "tax_stand":
-                title += f"; {plural(v['tax'], 'Silver', 'Silver')} on the stand"
-            title += ". Workers: " + (", ".join(who) or "none")
+            title = self._location_title(loc)
             self.outline(x, y, w, h, self.changed("board", loc) or
                          (loc == "tax_stand" and self.changed("tax")))
             with d.group(target=f"loc:{loc}", title=title,
                          highlight=self.changed("board", loc)):
                 d.rect(x, y, w, h, fill=PANEL, stroke=INK, rx=6)
-                d.text(x + 8, y + 18, locations.NAMES[loc], size=14, weight="bold")
+                d.text(x + 8, y + 18, self.s(locations.NAMES[loc]), size=14, weight="bold")
                 self.lines(x + 8, y + 35, LOC_TEXT[loc], w - 16, 12, fill=MUTED, max_lines=2)
                 if loc == "tax_stand":
                     self.resource(x + w - 52, y + 6, "silver", s=14)
@@ -482,9 +531,7 @@ class Picture:
                 if not n:
                     continue
                 pl = self.players[q]
-                with d.group(target=f"workers:{loc}:{q}",
-                             title=f"{plural(n, pl['colour'] + ' Worker')} ({pl['name']}) at "
-                                   f"the {locations.NAMES[loc]}"):
+                with d.group(target=f"workers:{loc}:{q}", title=self._workers_at(q, n, loc)):
                     self.hit(wx - 10, y + h - 32, 23 + 7.8 * (1 + len(str(n))), 28)
                     self.worker(wx, y + h - 18, colour(pl), s=18)
                     d.text(wx + 11, y + h - 9, f"×{n}", size=13, weight="bold")
@@ -496,11 +543,25 @@ class Picture:
     def _location_title(self, loc: str) -> str:
         """A location's tooltip: what it does, the Tax, whose Workers are there."""
         v = self.v
-        who = [f"{self.players[q]['colour']} {n}" for q, n in enumerate(v["board"][loc]) if n]
-        title = f"{locations.NAMES[loc]}: {LOC_TEXT[loc]}"
+        title: Text = fmt("%(place)s: %(text)s", place=locations.NAMES[loc], text=LOC_TEXT[loc])
         if loc == "tax_stand":
-            title += f"; {plural(v['tax'], 'Silver', 'Silver')} on the stand"
-        return title + ". Workers: " + (", ".join(who) or "none")
+            title = T("%(title)s; %(silver)s on the stand", title=title,
+                      silver=silver_text(v["tax"]))
+        return self.s(T("%(title)s. Workers: %(who)s", title=title,
+                        who=self._colour_counts(v["board"][loc])))
+
+    def _colour_counts(self, counts: list[int]) -> Text:
+        """``blue 2, red 1`` (each seat's colour with its count), or "none"."""
+        who = [fmt("%(colour)s %(n)s", colour=self.colour_word(self.players[q]), n=n)
+               for q, n in enumerate(counts) if n]
+        return join(who) if who else T("none")
+
+    def _workers_at(self, q: int, n: int, loc: str) -> str:
+        """A stack's tooltip: ``2 blue Workers (Ann) at the Forest``."""
+        pl = self.players[q]
+        return self.s(T("%(workers)s (%(name)s) %(at)s",
+                        workers=colour_workers(pl.get("colour"), n), name=pl["name"],
+                        at=words.AT.get(loc, loc)))
 
     def _board_phone(self) -> None:
         """The board on a phone: two locations a line, each with its whole text, and its
@@ -525,7 +586,8 @@ class Picture:
                 used += span
             return out
 
-        laid = {loc: (wrap(LOC_TEXT[loc], w - 16, size), workers(loc)) for loc in BOARD_ORDER}
+        laid = {loc: (wrap(self.s(LOC_TEXT[loc]), w - 16, size), workers(loc))
+                for loc in BOARD_ORDER}
         y = self.y
         for first in range(0, len(BOARD_ORDER), cols):
             row = BOARD_ORDER[first:first + cols]
@@ -538,7 +600,8 @@ class Picture:
                 with d.group(target=f"loc:{loc}", title=self._location_title(loc),
                              highlight=self.changed("board", loc)):
                     d.rect(x, y, w, h, fill=PANEL, stroke=INK, rx=6)
-                    d.text(x + 8, y + 18, locations.NAMES[loc], size=13, weight="bold")
+                    d.text(x + 8, y + 18, self.s(locations.NAMES[loc]), size=13,
+                           weight="bold")
                     ty = y + 34
                     for line in text:
                         d.text(x + 8, ty, line, size=size, fill=MUTED)
@@ -552,8 +615,7 @@ class Picture:
                     for q, n, span in line:
                         pl = self.players[q]
                         with d.group(target=f"workers:{loc}:{q}",
-                                     title=f"{plural(n, pl['colour'] + ' Worker')} "
-                                           f"({pl['name']}) at the {locations.NAMES[loc]}"):
+                                     title=self._workers_at(q, n, loc)):
                             self.hit(wx - 10, wy, 23 + 7.8 * (1 + len(str(n))), 28)
                             self.worker(wx, wy + 14, colour(pl), s=18)
                             d.text(wx + 11, wy + 23, f"×{n}", size=13, weight="bold")
@@ -565,12 +627,12 @@ class Picture:
     def market(self) -> None:
         """The Black Market's three spaces and their goods, its piles, and the Prison."""
         v, d = self.v, self.d
-        self.heading("Black Market", f"Resets so far: {v.get('resets', 0)}")
+        self.heading(T("Black Market"), T("Resets so far: %(n)s", n=v.get("resets", 0)))
         w = (self.W - 2 * PAD - 2 * 8) / 3
         h = 84
         if self.phone:  # one space a line, its goods (or what B offers) beside its price
             w, h = self.W - 2 * PAD, 34
-            b_text = wrap("Hire any Apprentice, or draw 5 keep 1", w - 160, 11)
+            b_text = wrap(self.s(T("Hire any Apprentice, or draw 5 keep 1")), w - 160, 11)
         for space in range(3):
             x = PAD + space * (w + 8)
             y = self.y
@@ -579,14 +641,16 @@ class Picture:
                 h = max(34, 12 + 13.2 * len(b_text)) if space == 1 else 34
             who = v["black_market"][space]
             if space == 1:
-                text = "hire any Apprentice, or draw 5 Building cards and keep 1"
+                text: Text = T("hire any Apprentice, or draw 5 Building cards and keep 1")
                 offer: dict[str, int] = {}
             else:
                 offer = v["market"]["AC"[space // 2]]
                 text = goods_title(offer)
-            title = (f"Black Market space {'ABC'[space]}: {space + 1} Silver, -1 Virtue: "
-                     f"{text}. " + (f"Taken by {self.players[who]['name']}" if who is not None
-                                    else "Free"))
+            taken = T("Taken by %(name)s", name=self.players[who]["name"]) \
+                if who is not None else T("Free")
+            title = self.s(T("Black Market space %(space)s: %(silver)s, -1 Virtue: %(offer)s. "
+                             "%(taken)s", space="ABC"[space], silver=silver_text(space + 1),
+                             offer=text, taken=taken))
             changed = self.changed("black_market", space) or (
                 space != 1 and self.changed("market", "AC"[space // 2]))
             self.outline(x, y, w, h, changed)
@@ -597,7 +661,7 @@ class Picture:
                     d.text(x + 8, mid + 5, f"{'ABC'[space]}", size=15, weight="bold")
                     self.resource(x + 26, mid - 7, "silver", s=13)
                     d.text(x + 42, mid + 5, f"{space + 1}", size=12)
-                    d.text(x + 56, mid + 4, "-1 Virtue", size=11, fill=MUTED)
+                    d.text(x + 56, mid + 4, self.s(T("-1 Virtue")), size=11, fill=MUTED)
                     if space == 1:
                         ty = mid - 13.2 * len(b_text) / 2 + 10
                         for line in b_text:
@@ -614,11 +678,11 @@ class Picture:
                 d.text(x + 8, y + 18, f"{'ABC'[space]}", size=15, weight="bold")
                 self.resource(x + 26, y + 6, "silver", s=13)
                 d.text(x + 42, y + 18, f"{space + 1}" if self.email else
-                       f"{space + 1}  · -1 Virtue", size=12)
+                       f"{space + 1}  · {self.s(T('-1 Virtue'))}", size=12)
                 if self.email:
-                    d.text(x + 8, y + h - 8, "-1 Virtue", size=11, fill=MUTED)
+                    d.text(x + 8, y + h - 8, self.s(T("-1 Virtue")), size=11, fill=MUTED)
                 if space == 1:
-                    self.lines(x + 8, y + 36, "Hire any Apprentice, or draw 5 keep 1",
+                    self.lines(x + 8, y + 36, T("Hire any Apprentice, or draw 5 keep 1"),
                                w - (16 if self.email else 50), 11, fill=MUTED, max_lines=3)
                 else:  # an email's space is narrower: four goods fit at 12
                     self.goods(x + 8, y + 42, offer, size=12 if self.email else 14)
@@ -626,52 +690,58 @@ class Picture:
                     self.worker(x + w - 20, y + h - 20, colour(self.players[who]), s=22)
         self.y += 2 if self.phone else h + 8
         small, large = v["bm_small"]["count"], v["bm_large"]["count"]
-        after = self.lines(PAD, self.y + 10, f"Not at 10+ Virtue. Small Market pile {small}, "
-                           f"Large Market pile {large}. A full market triggers a Reset.",
+        after = self.lines(PAD, self.y + 10, T("Not at 10+ Virtue. Small Market pile "
+                                               "%(small)s, Large Market pile %(large)s. A full "
+                                               "market triggers a Reset.", small=small,
+                                               large=large),
                            self.W - 2 * PAD, 11, fill=MUTED)
         self.y = after - 13.2 + 6
         # The Prison, one stack per colour.
         self.y += 8
         h = 40
-        # (x, line) of each colour's stack; a phone starts them nearer and wraps them
-        first = PAD + (122.0 if self.phone else 150.0)
+        # (x, line) of each colour's stack; a phone starts them nearer and wraps them; the
+        # bars and the stacks right of the word "Prison" (a longer word in German)
+        word = T("Prison")
+        prison, further = self.s(word), self.longer(word, 14) * 1.12
+        bars = PAD + (70 if self.phone else 90) + further
+        first = PAD + (122.0 if self.phone else 150.0) + further
         stacks: dict[int, tuple[float, int]] = {}
         x, line = first, 0
         for q in range(len(self.players)):
             n = v["prison"][q]
             if not n:
                 continue
-            span = 36 + 9 * len(str(n))
-            if self.phone and x > first and x + span - 12 > self.W - PAD:
+            wide = 36 + 9 * len(str(n))
+            if self.phone and x > first and x + wide - 12 > self.W - PAD:
                 x, line = first, line + 1
             stacks[q] = (x, line)
-            x += span
+            x += wide
         h += 30 * max(line for _x, line in [(0.0, 0), *stacks.values()])
         changed = self.changed("prison")
         self.outline(PAD, self.y, self.W - 2 * PAD, h, changed)
-        inside = [f"{pl['colour']} {self.v['prison'][q]}" for q, pl in enumerate(self.players)
-                  if self.v["prison"][q]]
-        with d.group(title="Prison: " + (", ".join(inside) or "empty"), highlight=changed):
+        inside = any(self.v["prison"])
+        with d.group(title=self.s(T("Prison: %(who)s", who=self._colour_counts(v["prison"])
+                                    if inside else T("empty"))), highlight=changed):
             d.rect(PAD, self.y, self.W - 2 * PAD, h, fill="#DDDDDD", stroke=INK, rx=6)
-            bars = PAD + (70 if self.phone else 90)
             for k in range(6):
                 d.line(bars + k * 8, self.y + 4, bars + k * 8, self.y + h - 4,
                        stroke=MUTED, stroke_width=2)
-            d.text(PAD + 10, self.y + 25, "Prison", size=14, weight="bold")
+            d.text(PAD + 10, self.y + 25, prison, size=14, weight="bold")
             top = self.y
             for q, (x, line) in stacks.items():
                 pl, n = self.players[q], v["prison"][q]
                 self.y = top + 30 * line
                 target = "mine:prison" if q == self.seat else None
-                with d.group(target=target, title=f"{plural(n, pl['colour'] + ' Worker')} "
-                                                  f"({pl['name']}) in Prison"):
+                with d.group(target=target, title=self.s(T(
+                        "%(workers)s (%(name)s) in Prison",
+                        workers=colour_workers(pl.get("colour"), n), name=pl["name"]))):
                     if target:
                         self.hit(x - 10, self.y + 6, 24 + 7.8 * (1 + len(str(n))), 28)
                     self.worker(x, self.y + 22, colour(pl), s=18)
                     d.text(x + 12, self.y + 30, f"×{n}", size=13, weight="bold")
             self.y = top
             if not inside:
-                d.text(first, self.y + 25, "empty", size=12, fill=MUTED)
+                d.text(first, self.y + 25, self.s(T("empty")), size=12, fill=MUTED)
         self.y += h
 
     def workshop(self) -> None:
@@ -679,14 +749,17 @@ class Picture:
         Building pile.  Narrow, each row's four cards go two to a line, numbered by
         column (a column's cost)."""
         v, d = self.v, self.d
-        self.heading("Workshop", f"Apprentice deck {v['app_deck']} · Building pile {v['deck']}")
+        self.heading(words.LOCATIONS["workshop"],
+                     T("Apprentice deck %(apprentices)s · Building pile %(buildings)s",
+                       apprentices=v["app_deck"], buildings=v["deck"]))
         gap = 6
         per_line = 2 if self.email else 4
         w = (self.W - 2 * PAD - (per_line - 1) * gap) / per_line
         for row in range(2):
             if self.email:
                 self.y += 14
-                d.text(PAD, self.y, f"Row {row + 1}", size=12, weight="bold", fill=MUTED)
+                d.text(PAD, self.y, self.s(T("Row %(n)s", n=row + 1)), size=12, weight="bold",
+                       fill=MUTED)
                 self.y += 4
             for first in range(0, 4, per_line):
                 cols = range(first, first + per_line)
@@ -695,18 +768,22 @@ class Picture:
                     self._workshop_card(row, col, PAD + k * (w + gap), self.y, w, h)
                 self.y += h + gap
         self.y += 6
-        self.y = self.lines(PAD, self.y + 2, "Column n costs n-1 Silver placed on the cards "
-                            "skipped, less 1 per own Worker at the Workshop.",
+        self.y = self.lines(PAD, self.y + 2, T("Column n costs n-1 Silver placed on the cards "
+                                               "skipped, less 1 per own Worker at the "
+                                               "Workshop."),
                             self.W - 2 * PAD, 11, fill=MUTED) - 8
+        said = T("Building pile: %(n)s", n=v["deck"])
+        pile, box = self.s(said), 150 + self.longer(said, 12)  # the pile's label inside it
         with d.group(target="deck:buildings",
-                     title=f"Building pile: {plural(v['deck'], 'card')} (Building plans)"):
-            d.rect(PAD, self.y, 150, 30, fill=CARD, stroke=INK, rx=4)
-            d.rect(PAD + 3, self.y + 3, 150, 30, fill=CARD, stroke=INK, rx=4)
+                     title=self.s(T("Building pile: %(cards)s (Building plans)",
+                                    cards=P("%(n)s card", "%(n)s cards", v["deck"])))):
+            d.rect(PAD, self.y, box, 30, fill=CARD, stroke=INK, rx=4)
+            d.rect(PAD + 3, self.y + 3, box, 30, fill=CARD, stroke=INK, rx=4)
             self.resource(PAD + 10, self.y + 9, "building_cards", s=16)
-            d.text(PAD + 30, self.y + 24, f"Building pile: {v['deck']}", size=12)
-        self.lines(PAD + 170, self.y + (15 if self.email else 22),
-                   "Workshop plans: draw 1 + 1 per 2 Workers there.", self.W - PAD - 170, 11,
-                   fill=MUTED)
+            d.text(PAD + 30, self.y + 24, pile, size=12)
+        self.lines(PAD + box + 20, self.y + (15 if self.email else 22),
+                   T("Workshop plans: draw 1 + 1 per 2 Workers there."),
+                   self.W - PAD - box - 20, 11, fill=MUTED)
         self.y += 36
 
     def _workshop_height(self, row: int, cols: range, w: float) -> float:
@@ -714,7 +791,7 @@ class Picture:
         tall as the longest ability among them needs."""
         if not self.email:
             return 142
-        longest = max((len(wrap(apprentice(cid)["ability"], w - 10, 11))
+        longest = max((len(wrap(self.s(apprentice(cid)["ability"]), w - 10, 11))
                        for col in cols if (cid := self.v["workshop"][row][col]) is not None),
                       default=1)
         return 52 + 13.2 * longest
@@ -732,20 +809,22 @@ class Picture:
             d.rect(x, y, w, h, fill="none", stroke=MUTED, rx=5, stroke_dasharray="4 3")
             return
         card = apprentice(cid)
-        title = presentation.apprentice_details(cid) + f" (row {row + 1}, column {col + 1})"
+        title: Text = T("%(card)s (row %(row)s, column %(column)s)",
+                        card=presentation.apprentice_details(cid), row=row + 1, column=col + 1)
         if silver:
-            title += f"; {plural(silver, 'Silver', 'Silver')} on it"
-        with d.group(target=f"ws:{row}:{col}", title=title, highlight=changed):
+            title = T("%(card)s; %(silver)s on it", card=title, silver=silver_text(silver))
+        with d.group(target=f"ws:{row}:{col}", title=self.s(title), highlight=changed):
             d.rect(x, y, w, h, fill=CARD, stroke=INK, rx=5)
-            name = card["name"]
+            name = self.s(card["name"])
+            column = self.s(T("col %(n)s", n=col + 1))
             if self.email:  # the column (its cost) beside the name: the rows are split
-                d.text(x + w - 6, y + 15, f"col {col + 1}", size=11, anchor="end",
+                d.text(x + w - 6, y + 15, column, size=11, anchor="end",
                        fill=MUTED)
                 name = clip(name, int((w - 50) / 8))
             size = 13
             if self.phone:  # a size smaller, cut by its estimated width: Debt Collector whole
                 size = 12
-                name = clip_to(card["name"], w - 18 - span(f"col {col + 1}", 11), size,
+                name = clip_to(self.s(card["name"]), w - 18 - span(column, 11), size,
                                bold=True)
             d.text(x + 6, y + 16, name, size=size, weight="bold")
             sx = self.skills(x + 6, y + 22, card["skills"], s=14)
@@ -764,8 +843,8 @@ class Picture:
         """The Guildhall's spaces (cull and Reset marked) beside the Cathedral levels
         (narrow: above them)."""
         v, d = self.v, self.d
-        self.heading("Guildhall and Cathedral",
-                     f"Reward cards left: {v['rewards']}")
+        self.heading(T("Guildhall and Cathedral"),
+                     T("Reward cards left: %(n)s", n=v["rewards"]))
         top = self.y
         n_all = len(self.players)
         row_len = guildhall.per_row(n_all)
@@ -773,16 +852,19 @@ class Picture:
         gw = row_len * (size + 4) + 16
         culls = guildhall.cull_spaces(n_all)
         resets = guildhall.reset_spaces(n_all)
-        names = [f"{self.players[q]['colour']}" for q in v["guildhall"]]
+        names = [self.colour_word(self.players[q]) for q in v["guildhall"]]
         changed = self.changed("guildhall") or self.changed("guildhall_side")
         gh = 4 * (size + 4) + 52 + (20 if v["guildhall_side"] else 0)
         self.outline(PAD, top, gw, gh, changed)
         with d.group(target="loc:guildhall",
-                     title=f"Guildhall: {len(v['guildhall'])} of {v['guildhall_size']} "
-                           f"spaces filled ({', '.join(names) or 'empty'}); filling the "
-                           f"last one starts the final round", highlight=changed):
+                     title=self.s(T("Guildhall: %(filled)s of %(size)s spaces filled "
+                                    "(%(who)s); filling the last one starts the final round",
+                                    filled=len(v["guildhall"]), size=v["guildhall_size"],
+                                    who=join(names) if names else T("empty"))),
+                     highlight=changed):
             d.rect(PAD, top, gw, gh, fill=PANEL, stroke=INK, rx=6)
-            d.text(PAD + 8, top + 18, "Guildhall", size=14, weight="bold")
+            d.text(PAD + 8, top + 18, self.s(words.LOCATIONS["guildhall"]), size=14,
+                   weight="bold")
             for k in range(v["guildhall_size"]):
                 r, c = divmod(k, row_len)
                 x = PAD + 8 + c * (size + 4)
@@ -806,11 +888,13 @@ class Picture:
                     self.worker(x + size / 2, y + size / 2 + 2,
                                 colour(self.players[v["guildhall"][k]]), s=18)
             y = top + 26 + 4 * (size + 4) + 8
-            d.text(PAD + 8, y, "C: cull Workshop", size=self.tiny, fill=MUTED)
-            d.text(PAD + 8, y + 12, "R: Black Market Reset", size=self.tiny, fill=MUTED)
+            d.text(PAD + 8, y, self.s(T("C: cull Workshop")), size=self.tiny, fill=MUTED)
+            d.text(PAD + 8, y + 12, self.s(T("R: Black Market Reset")), size=self.tiny,
+                   fill=MUTED)
             if v["guildhall_side"]:
-                d.text(PAD + 8, y + 30, "Beside:", size=self.tiny)
-                x = PAD + 56
+                beside = T("Beside:")
+                d.text(PAD + 8, y + 30, self.s(beside), size=self.tiny)
+                x = PAD + 56 + self.longer(beside, self.tiny)
                 for q in v["guildhall_side"]:
                     self.worker(x, y + 26, colour(self.players[q]), s=12)
                     x += 12
@@ -828,19 +912,20 @@ class Picture:
             self.changed("players", q, "cathedral") for q in range(len(self.players)))
         who = [f"{pl['name']} {pl['cathedral']}" for pl in self.players]
         self.outline(cx, ctop, cw, ch, changed)
-        with d.group(target="cathedral", title="Cathedral levels: " + ", ".join(who) +
-                     ". No work at 4 Virtue or less.", highlight=changed):
+        with d.group(target="cathedral", title=self.s(T(
+                "Cathedral levels: %(who)s. No work at 4 Virtue or less.", who=", ".join(who))),
+                highlight=changed):
             d.rect(cx, ctop, cw, ch, fill="#E3ECF5", stroke=INK, rx=6)
-            d.text(cx + 8, ctop + 18, "Cathedral", size=14, weight="bold")
-            d.text(cx + cw - 8, ctop + 18, "no work at Virtue ≤ 4", size=self.tiny,
+            d.text(cx + 8, ctop + 18, self.s(T("Cathedral")), size=14, weight="bold")
+            d.text(cx + cw - 8, ctop + 18, self.s(T("no work at Virtue ≤ 4")), size=self.tiny,
                    anchor="end", fill=MUTED)
             for i, level in enumerate(reversed(levels)):
                 lvl = level["level"]
                 y = ctop + 24 + i * lh
                 d.rect(cx + 6, y, cw - 12, lh - 3, fill="#FFFFFF", stroke=MUTED, rx=3)
                 d.text(cx + 12, y + lh / 2 + 3, f"{lvl}", size=13, weight="bold")
-                d.text(cx + 28, y + lh / 2 + 3, f"{level['vp']} VP", size=11)
-                cost = self._cathedral_cost(level["cost_options"])
+                d.text(cx + 28, y + lh / 2 + 3, self.s(self.vp(level["vp"])), size=11)
+                cost = self.s(self._cathedral_cost(level["cost_options"]))
                 d.text(cx + 74, y + lh / 2 + 4, cost, size=11, fill=MUTED)
                 x = cx + cw - 14
                 for pl in self.players:
@@ -851,18 +936,19 @@ class Picture:
         self.y = ctop + ch
 
     @staticmethod
-    def _cathedral_cost(options: list[dict[str, int]]) -> str:
+    def _cathedral_cost(options: list[dict[str, int]]) -> Text:
         """'1 Gold', or '8 Stone / Wood (any mix)' for a level paid in a mix."""
         if len(options) == 1:
             return goods_title(options[0])
         total = sum(options[0].values())
-        kinds = " / ".join(k.title() for k in options[0])
-        return f"{total} {kinds} (any mix)"
+        kinds = join([words.resource_title(k) for k in options[0]], " / ")
+        return T("%(n)s %(kinds)s (any mix)", n=total, kinds=kinds)
 
     def virtue_track(self) -> None:
         """The Virtue track 0-14 with every marker and each level's end VP."""
         d = self.d
-        self.heading("Virtue track", "10+: no Black Market · ≤4: no Cathedral · ≤3: less Tax")
+        self.heading(T("Virtue track"), T("10+: no Black Market · ≤4: no Cathedral · ≤3: less "
+                                          "Tax"))
         cell = (self.W - 2 * PAD) / 15
         top = self.y
         by_level: dict[int, list[int]] = {}
@@ -872,8 +958,8 @@ class Picture:
         h = 44 + 12 * tallest
         changed = any(self.changed("players", q, "virtue") for q in range(len(self.players)))
         self.outline(PAD, top, self.W - 2 * PAD, h, changed)
-        with d.group(title="Virtue: " + ", ".join(f"{pl['name']} {pl['virtue']}"
-                                                  for pl in self.players), highlight=changed):
+        marks = ", ".join(f"{pl['name']} {pl['virtue']}" for pl in self.players)
+        with d.group(title=self.s(T("Virtue: %(marks)s", marks=marks)), highlight=changed):
             for level in range(15):
                 x = PAD + level * cell
                 fill = "#F6D5D5" if level <= 4 else "#D9EAD3" if level >= 10 else "#FFFFFF"
@@ -885,9 +971,9 @@ class Picture:
                 for k, q in enumerate(by_level.get(level, [])):
                     d.circle(x + cell / 2, top + 25 + 12 * k, 5.5, fill=colour(self.players[q]),
                              stroke=INK, stroke_width=1)
-        self.y = self.lines(PAD, top + h + 12, "Bottom row: VP at the end. Above 14 destroys "
-                            "a Debt; below 0 takes one.", self.W - 2 * PAD, self.tiny,
-                            fill=MUTED) - 12
+        self.y = self.lines(PAD, top + h + 12, T("Bottom row: VP at the end. Above 14 "
+                                                 "destroys a Debt; below 0 takes one."),
+                            self.W - 2 * PAD, self.tiny, fill=MUTED) - 12
 
     def automaton(self) -> None:
         """The Byzantine opponent's Scheme deck, Stash and last Scheme (solo, bot variant)."""
@@ -896,15 +982,22 @@ class Picture:
             return
         d = self.d
         pl = self.players[auto["index"]]
-        self.heading(f"Byzantine opponent: {pl['name']}")
+        self.heading(T("Byzantine opponent: %(name)s", name=pl["name"]))
         h = 46
         changed = self.changed("automaton", "last_name") or self.changed("automaton", "stash")
         self.outline(PAD, self.y, self.W - 2 * PAD, h, changed)
-        last = auto.get("last_name") or "none yet"
-        text = (f"Scheme deck {auto['deck']}" + (f", {auto['future']} Future Schemes set aside"
-                                                 if auto["future"] else "")
-                + f" · Stash {auto['stash']} · Last Scheme: {last}")
-        with d.group(title=f"{pl['name']} ({auto['level']}): {text}", highlight=changed):
+        last = auto.get("last_name") or T("none yet")
+        if auto["future"]:
+            said = T("Scheme deck %(deck)s, %(future)s Future Schemes set aside · Stash "
+                     "%(stash)s · Last Scheme: %(last)s", deck=auto["deck"],
+                     future=auto["future"], stash=auto["stash"], last=last)
+        else:
+            said = T("Scheme deck %(deck)s · Stash %(stash)s · Last Scheme: %(last)s",
+                     deck=auto["deck"], stash=auto["stash"], last=last)
+        text = self.s(said)
+        level = auto.get("level_name") or auto["level"]
+        with d.group(title=self.s(fmt("%(name)s (%(level)s): %(text)s", name=pl["name"],
+                                      level=level, text=said)), highlight=changed):
             d.rect(PAD, self.y, self.W - 2 * PAD, h, fill="#ECECEC", stroke=INK, rx=6)
             self.worker(PAD + 18, self.y + 24, colour(pl), s=20)
             self.lines(PAD + 36, self.y + 19, text, self.W - 2 * PAD - 46, 12)
@@ -917,7 +1010,8 @@ class Picture:
         own = q == self.seat
         scores = self.v.get("scores") or {}
         top = self.y + 14
-        suffix = (" (you)" if own else "") + f" · {pl['colour']}"
+        suffix = (" " + self.s(T("(you)")) if own else "") + \
+            f" · {self.s(self.colour_word(pl))}"
         limit = 16 if self.email else 28
         title = clip(pl["name"], limit) + suffix
         if self.phone:  # the name cut to leave room for the VP
@@ -925,12 +1019,12 @@ class Picture:
             title = clip_to(pl["name"], room - span(suffix, 15) * 1.12, 15, bold=True) + \
                 suffix
         if pl.get("character") and not self.email:  # an email says it below
-            title += f" · {pl['character']}"
+            title += f" · {self.s(pl['character'])}"
         d.rect(PAD, top, 8, 26, fill=colour(pl), stroke=None)
         d.text(PAD + 16, top + 20, title, size=15, weight="bold")
         if scores.get("totals"):
-            note = "" if scores.get("final") else " now"
-            d.text(self.W - PAD - 10, top + 20, f"{scores['totals'][q]} VP{note}", size=15,
+            vp = self.vp(scores["totals"][q], now=not scores.get("final"))
+            d.text(self.W - PAD - 10, top + 20, self.s(vp), size=15,
                    anchor="end", weight="bold")
         self.y = top
         h = self._tableau_body(q) + 8
@@ -949,30 +1043,35 @@ class Picture:
         if pl.get("character"):
             from games.architects.cards import characters
             ability = characters().get(pl["character"], {}).get("ability", "")
-            y = self.lines(x, y + 4, f"{pl['character']}: {ability}", self.W - 2 * PAD - 30,
+            y = self.lines(x, y + 4, fmt("%(name)s: %(ability)s", name=pl["character"],
+                                         ability=ability), self.W - 2 * PAD - 30,
                            11, fill=MUTED) - 2
         # Resources (a phone sets each as wide as its count and wraps them).
         for kind in (*RESOURCES, "virtue"):
             n = pl[kind]
-            span = 21 + 9 * len(str(n)) if self.phone else 50
-            if self.phone and x > PAD + 16 and x + span > self.W - PAD - 6:
+            wide = 21 + 9 * len(str(n)) if self.phone else 50
+            if self.phone and x > PAD + 16 and x + wide > self.W - PAD - 6:
                 x, y = PAD + 16.0, y + 26
             changed = self.changed("players", q, kind)
-            with d.group(title=f"Virtue {n}" if kind == "virtue" else f"{n} {kind.title()}",
-                         highlight=changed):
+            said = T("Virtue %(n)s", n=n) if kind == "virtue" else \
+                fmt("%(n)s %(what)s", n=n, what=words.resource_title(kind))
+            with d.group(title=self.s(said), highlight=changed):
                 if changed:
-                    d.rect(x - 3, y, span, 22, fill=HIGHLIGHT, stroke=None, rx=4)
+                    d.rect(x - 3, y, wide, 22, fill=HIGHLIGHT, stroke=None, rx=4)
                 self.resource(x, y + 4, kind, s=15)
                 d.text(x + 19, y + 17, n, size=14, weight="bold")
-            x += span + 10 if self.phone else 52
+            x += wide + 10 if self.phone else 52
         y += 28
         x = PAD + 16.0
         # Debts, Workers, hand, Cathedral.
         changed = self.changed("players", q, "debts") or \
             self.changed("players", q, "paid_debts")
+        debts = P("%(n)s Debt (%(paid)s paid)", "%(n)s Debts (%(paid)s paid)", pl["debts"],
+                  paid=pl["paid_debts"])
         with d.group(target="mine:debts" if own else None, highlight=changed,
-                     title=f"{plural(pl['debts'], 'unpaid Debt')}, "
-                           f"{pl['paid_debts']} paid"):
+                     title=self.s(T("%(debts)s, %(paid)s paid", debts=P(
+                         "%(n)s unpaid Debt", "%(n)s unpaid Debts", pl["debts"]),
+                         paid=pl["paid_debts"]))):
             if own:
                 self.hit(x - 3, y - 2, 130, 22)
             if changed:
@@ -980,56 +1079,71 @@ class Picture:
             d.rect(x, y + 2, 16, 14, fill="#444444", stroke=None, rx=2)
             d.text(x + 8, y + 13, "D", size=self.tiny, anchor="middle", fill="#FFFFFF",
                    weight="bold")
-            d.text(x + 21, y + 14, f"{plural(pl['debts'], 'Debt')} ({pl['paid_debts']} "
-                                   f"paid)", size=12)
-        x += 150 if self.phone else 134  # a phone: room for "14 Debts (0 paid)"
-        with d.group(title=f"{plural(pl['workers'], 'Worker')} in supply"):
+            d.text(x + 21, y + 14, self.s(debts), size=12)
+        # a phone: room for "14 Debts (0 paid)"; longer words push the rest right
+        x += (150 if self.phone else 134) + self.longer(debts, 12)
+        said = T("%(n)s in supply", n=pl["workers"])
+        supply = self.s(said)
+        if self.longer(said, 12) and x + 16 + span(supply, 12) > self.W - PAD - 4:
+            x, y = PAD + 16.0, y + 24  # a longer language: the next line
+        with d.group(title=self.s(T("%(workers)s in supply",
+                                    workers=words.workers(pl["workers"])))):
             self.worker(x + 6, y + 10, colour(pl), s=15)
-            d.text(x + 16, y + 14, f"{pl['workers']} in supply", size=12)
-        x += 104
+            d.text(x + 16, y + 14, supply, size=12)
+        x += 104 + self.longer(said, 12)
         hand = pl.get("hand_count", len(pl.get("hand") or []))
+        in_hand_said = T("%(n)s in hand", n=hand)
+        in_hand = self.s(in_hand_said)
 
         def hand_count(x: float, y: float) -> None:
-            with d.group(title=f"{plural(hand, 'Building card')} in hand",
+            with d.group(title=self.s(T("%(cards)s in hand",
+                                        cards=words.building_cards(hand))),
                          highlight=self.changed("players", q, "hand_count")):
                 self.resource(x, y + 2, "building_cards", s=15)
-                d.text(x + 16, y + 14, f"{hand} in hand", size=12)
+                d.text(x + 16, y + 14, in_hand, size=12)
 
         if not pl.get("bot") and not self.phone:  # a phone has no room: with the Prison
+            if self.longer(in_hand_said, 12) and x + 16 + span(in_hand, 12) > self.W - PAD - 4:
+                x, y = PAD + 16.0, y + 24  # a longer language: the next line
             hand_count(x, y)
-            x += 88
+            x += 88 + self.longer(in_hand_said, 12)
         if not self.email:  # an email has no room: with the Prison, below
-            d.text(x, y + 14, f"Cathedral {pl['cathedral']}", size=12)
+            said = T("Cathedral %(n)s", n=pl["cathedral"])
+            if self.longer(said, 12) and x + span(self.s(said), 12) > self.W - PAD - 4:
+                x, y = PAD + 16.0, y + 24  # a longer language: the next line
+            d.text(x, y + 14, self.s(said), size=12)
         y += 24
         # Captured Workers on this board.
         caught = [(c, n) for c, n in enumerate(pl["captured"]) if n]
         changed = self.changed("players", q, "captured")
-        text = ", ".join(f"{self.players[c]['colour']} {n}" for c, n in caught) or "none"
         with d.group(target="mine:captured" if own else None, highlight=changed,
-                     title=f"Captured Workers on this board: {text}"):
+                     title=self.s(T("Captured Workers on this board: %(who)s",
+                                    who=self._colour_counts(pl["captured"])))):
             if own:
                 self.hit(PAD + 13, y - 2, 300, 22)
             if changed:
                 d.rect(PAD + 13, y - 2, 300, 22, fill=HIGHLIGHT, stroke=None, rx=4)
-            d.text(PAD + 16, y + 14, "Captured:", size=12)
-            cx = PAD + (94.0 if self.phone else 84.0)  # a phone: clear of "Captured:"
+            label = T("Captured:")
+            d.text(PAD + 16, y + 14, self.s(label), size=12)
+            # a phone: clear of "Captured:" (a longer word: further right)
+            cx = PAD + (94.0 if self.phone else 84.0) + self.longer(label, 12)
             for c, n in caught:
                 self.worker(cx, y + 10, colour(self.players[c]), s=15)
                 d.text(cx + 10, y + 15, f"×{n}", size=12, weight="bold")
                 cx += 40
             if not caught:
-                d.text(cx, y + 14, "none", size=12, fill=MUTED)
+                d.text(cx, y + 14, self.s(T("none")), size=12, fill=MUTED)
         prisoners = v["prison"][q]
         if self.email:
             y += 24
             x = PAD + 16.0
             if self.phone and not pl.get("bot"):
                 hand_count(x, y)
-                x += 88
-            d.text(x, y + 14, f"In Prison: {prisoners} · Cathedral {pl['cathedral']}",
-                   size=12)
+                x += 88 + self.longer(in_hand_said, 12)
+            d.text(x, y + 14, self.s(T("In Prison: %(n)s · Cathedral %(level)s", n=prisoners,
+                                       level=pl["cathedral"])), size=12)
         else:
-            d.text(PAD + 320, y + 14, f"In Prison: {prisoners}", size=12)
+            d.text(PAD + 320, y + 14, self.s(T("In Prison: %(n)s", n=prisoners)), size=12)
         y += 26
         # Apprentices.
         if pl["apprentices"] or not pl.get("bot"):
@@ -1037,7 +1151,7 @@ class Picture:
         if pl["buildings"] or not pl.get("bot"):
             y = self._buildings(q, y)
         if own and pl.get("hand"):
-            d.text(PAD + 16, y + 14, "Your hand", size=13, weight="bold")
+            d.text(PAD + 16, y + 14, self.s(T("Your hand")), size=13, weight="bold")
             self.y = y + 20
             w = (self.W - 2 * PAD - 40) / 2
             cards = pl["hand"]
@@ -1047,10 +1161,11 @@ class Picture:
                 self.y += max(hs) + 6
             y = self.y
         lines = (v.get("scores") or {}).get("lines")
+        score = self.s(T("Score:"))
         if lines and self.phone:  # a line never parts a score from its name
-            out, line = [], "Score:"
+            out, line = [], score
             for item in self._score_text(lines[q]).split(" · "):
-                joined = f"{line} {item}" if line == "Score:" else f"{line} · {item}"
+                joined = f"{line} {item}" if line == score else f"{line} · {item}"
                 if wrap(joined, self.W - 2 * PAD - 30, 11) == [joined]:
                     line = joined
                 else:
@@ -1062,16 +1177,13 @@ class Picture:
                 y += 13.2
             y -= 6
         elif lines:
-            y = self.lines(PAD + 16, y + 14, "Score: " + self._score_text(lines[q]),
+            y = self.lines(PAD + 16, y + 14, score + " " + self._score_text(lines[q]),
                            self.W - 2 * PAD - 30, 11, fill=MUTED) - 6
         return y - top
 
-    @staticmethod
-    def _score_text(lines: dict[str, int]) -> str:
+    def _score_text(self, lines: dict[str, int]) -> str:
         """'Buildings 12 · Cathedral 4 · Debts -2 ...'."""
-        names = {"buildings": "Buildings", "guildhall": "Guildhall", "cathedral": "Cathedral",
-                 "virtue": "Virtue", "debts": "Debts", "gold_marble": "Gold/Marble",
-                 "silver": "Silver", "prison": "Prison"}
+        names = {k: self.s(name) for k, name in SCORE_NAMES.items()}
         return " · ".join(f"{names.get(k, k)} {v:+d}" if v < 0 else f"{names.get(k, k)} {v}"
                           for k, v in lines.items())
 
@@ -1079,11 +1191,11 @@ class Picture:
         """A player's hired Apprentices from ``y``; returns the y below them."""
         d, pl = self.d, self.players[q]
         changed = self.changed("players", q, "apprentices")
-        d.text(PAD + 16, y + 12, f"Apprentices ({len(pl['apprentices'])})", size=12,
-               weight="bold")
+        d.text(PAD + 16, y + 12, self.s(T("Apprentices (%(n)s)", n=len(pl["apprentices"]))),
+               size=12, weight="bold")
         y += 18
         if not pl["apprentices"]:
-            d.text(PAD + 16, y + 10, "none", size=11, fill=MUTED)
+            d.text(PAD + 16, y + 10, self.s(T("none")), size=11, fill=MUTED)
             return y + 16
         w, h, gap = 106.0, 40.0, 6
         if self.phone:  # two a line, as wide as that allows
@@ -1101,10 +1213,13 @@ class Picture:
             card = apprentice(cid)
             new = changed and cid not in prev
             self.outline(x, cy, w, h, new)
-            with d.group(target=f"app:{cid}", title=presentation.apprentice_details(cid),
+            with d.group(target=f"app:{cid}", title=self.s(presentation.apprentice_details(cid)),
                          highlight=new):
                 d.rect(x, cy, w, h, fill=CARD, stroke=INK, rx=4)
-                d.text(x + 5, cy + 15, card["name"], size=11, weight="bold")
+                name = self.s(card["name"])
+                if self.longer(card["name"], 11):  # a longer word: cut to fit the card
+                    name = clip_to(name, w - 8, 11, bold=True)
+                d.text(x + 5, cy + 15, name, size=11, weight="bold")
                 self.skills(x + 5, cy + 21, card["skills"], s=13)
         rows = (len(pl["apprentices"]) + per_row - 1) // per_row
         return y + rows * (h + gap)
@@ -1114,11 +1229,12 @@ class Picture:
         d, pl = self.d, self.players[q]
         changed = self.changed("players", q, "buildings")
         vp = sum(building(c)["vp"] for c in pl["buildings"])
-        d.text(PAD + 16, y + 12, f"Buildings ({len(pl['buildings'])}, {vp} VP printed)",
+        d.text(PAD + 16, y + 12, self.s(T("Buildings (%(n)s, %(vp)s VP printed)",
+                                          n=len(pl["buildings"]), vp=vp)),
                size=12, weight="bold")
         y += 18
         if not pl["buildings"]:
-            d.text(PAD + 16, y + 10, "none", size=11, fill=MUTED)
+            d.text(PAD + 16, y + 10, self.s(T("none")), size=11, fill=MUTED)
             return y + 16
         w, h, gap = 136.0, 26.0, 6
         if self.phone:  # two a line, as wide as that allows
@@ -1136,12 +1252,16 @@ class Picture:
             card = building(cid)
             new = changed and cid not in prev
             self.outline(x, cy, w, h, new)
-            with d.group(title=presentation.building_details(cid), highlight=new):
+            with d.group(title=self.s(presentation.building_details(cid)), highlight=new):
                 d.rect(x, cy, w, h, fill=CARD, stroke=INK, rx=4)
-                name = clip_to(card["name"], w - 44, 11, bold=True) if self.phone else \
-                    card["name"]
+                vp_text = self.s(self.vp(card["vp"]))
+                name = self.s(card["name"])
+                if self.phone:
+                    name = clip_to(name, w - 44, 11, bold=True)
+                elif self.longer(card["name"], 11):  # a longer word: cut to leave the VP room
+                    name = clip_to(name, w - 14 - span(vp_text, 11), 11, bold=True)
                 d.text(x + 5, cy + 17, name, size=11, weight="bold")
-                d.text(x + w - 5, cy + 17, f"{card['vp']} VP", size=11, anchor="end")
+                d.text(x + w - 5, cy + 17, vp_text, size=11, anchor="end")
         rows = (len(pl["buildings"]) + per_row - 1) // per_row
         return y + rows * (h + gap)
 
@@ -1149,8 +1269,8 @@ class Picture:
         """What the icons mean, once."""
         x = float(PAD)
         y = self.y + 6
-        items = [(k, k.title()) for k in RESOURCES] + [("virtue", "Virtue"),
-                                                       ("building_cards", "Building cards")]
+        items = [(k, self.s(words.resource_title(k))) for k in RESOURCES]
+        items += [("virtue", self.s(T("Virtue"))), ("building_cards", self.s(T("Building cards")))]
         for kind, name in items:
             self.resource(x, y, kind, s=12)
             self.d.text(x + 15, y + 10, name, size=11, fill=MUTED)
@@ -1158,10 +1278,11 @@ class Picture:
         x, y = float(PAD), y + 18
         for skill in SKILL_FILL:
             x = self.skills(x, y - 1, [skill], s=13)
-            self.d.text(x, y + 10, skill, size=11, fill=MUTED)
-            x += 6.2 * len(skill) + 12
-        self.d.text(x + 6, y + 10, "(Apprentice skills; a Building may need them)", size=11,
-                    fill=MUTED)
+            name = self.s(words.skill(skill))
+            self.d.text(x, y + 10, name, size=11, fill=MUTED)
+            x += 6.2 * len(name) + 12
+        self.d.text(x + 6, y + 10, self.s(T("(Apprentice skills; a Building may need them)")),
+                    size=11, fill=MUTED)
         self.y = y + 10
 
     # -- the whole picture -----------------------------------------------------------------
@@ -1177,7 +1298,7 @@ class Picture:
             self.guildhall_and_cathedral()
         self.virtue_track()
         self.automaton()
-        self.heading("Players")
+        self.heading(T("Players"))
         if not self.email:
             self.legend()
         order = list(range(len(self.players)))
@@ -1190,7 +1311,8 @@ class Picture:
         return self.d.render()
 
 
-def draw(view: View, table: dict[str, Any]) -> str:
-    """The table as ``view`` shows it (see :meth:`games.protocol.Game.picture`)."""
-    return Picture(view, table).draw()
+def draw(view: View, table: dict[str, Any], say: Say = str) -> str:
+    """The table as ``view`` shows it (see :meth:`games.protocol.Game.picture`), every
+    word said by ``say`` (the reader's language; the default: English)."""
+    return Picture(view, table, say).draw()
 

@@ -165,6 +165,25 @@ def workers(n: int) -> Text:
     return P("%(n)s Worker", "%(n)s Workers", n)
 
 
+# "2 blue Workers": German inflects the colour by number, so each is its own message
+_COLOUR_WORKER_COUNTS = {
+    "blue": lambda n: P("%(n)s blue Worker", "%(n)s blue Workers", n),
+    "green": lambda n: P("%(n)s green Worker", "%(n)s green Workers", n),
+    "purple": lambda n: P("%(n)s purple Worker", "%(n)s purple Workers", n),
+    "red": lambda n: P("%(n)s red Worker", "%(n)s red Workers", n),
+    "yellow": lambda n: P("%(n)s yellow Worker", "%(n)s yellow Workers", n),
+    "grey": lambda n: P("%(n)s grey Worker", "%(n)s grey Workers", n),
+}
+
+
+def colour_workers(code: Any, n: int) -> Text:
+    """``2 blue Workers`` (an unknown colour code as it is)."""
+    counted = _COLOUR_WORKER_COUNTS.get(code) if isinstance(code, str) else None
+    if counted is not None:
+        return counted(n)
+    return P("%(n)s %(colour)s Worker", "%(n)s %(colour)s Workers", n, colour=code)
+
+
 def goods(g: dict[str, int]) -> Text:
     """'2 wood, 1 gold' (the log's words)."""
     parts = [fmt("%(n)s %(what)s", n=v, what=resource(k)) for k, v in g.items() if v]
