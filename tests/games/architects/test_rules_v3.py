@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import jinja2
 import pytest
 
 from games.architects import GAME, automaton, cards, opening, turn
 from games.bots import play_random_game
 from games.protocol import IllegalMove
 from games.rng import RecordingRandom
-from worker.runtime import jinja_env
+from tests.support import template_env
+from worker.i18n import email_env
 
 RULES_2 = GAME.for_rules("2")
 RULEBOOK = {"Ada", "Caroline", "Frederick", "Rudolf", "Therese"}
@@ -166,7 +166,7 @@ def test_result_end_email_says_who_won_with_the_opponent_ranked(make_table):
     """templates/email/ended.*: names are the seats' (as the worker passes them)."""
     t = finished_solo(make_table, opponent_wins=True)
     out = GAME.outcome(t.state)
-    env = jinja_env()  # the worker's own email environment
+    env = email_env("en")  # the worker's own email environment, in English
     ctx = {"player": {"name": "P0"}, "game": GAME, "game_id": "g1", "names": ["P0"],
            "outcome": out, "secret": "ab", "play_url": "u", "mute_url": "m"}
     text = env.get_template("email/ended.txt").render(ctx)
@@ -179,7 +179,7 @@ def test_result_end_email_says_who_won_with_the_opponent_ranked(make_table):
 
 def test_result_end_email_of_a_game_without_winner_line_is_as_before():
     """The generic email keeps working for outcomes with only scores and a ranking."""
-    env = jinja_env()
+    env = email_env("en")
     ctx = {"player": {"name": "A"}, "game": GAME, "game_id": "g1", "names": ["A", "B"],
            "outcome": {"scores": [3, 5], "ranking": [1, 0], "tie_break": "coins"},
            "secret": "ab", "play_url": "u", "mute_url": "m"}
@@ -196,8 +196,7 @@ def test_result_summary_and_game_page_say_who_won(make_table):
     summary = GAME.summary(t.state, 0)
     assert f"Game over. {out['winner']}" in summary
     assert f"1. Constantine {out['scores'][1]} VP, 2. P0" in summary
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
-                             undefined=jinja2.StrictUndefined)
+    env = template_env()
     page = env.get_template("games/architects.html").render(
         view=GAME.view(t.state, 0), seat=0, names=["P0"], game=GAME)
     assert "Constantine (the Byzantine opponent) wins" in page

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import jinja2
 import markupsafe
 
 from games.architects import GAME
+from tests.support import template_env
 
 ROOT = Path(__file__).resolve().parents[3] / "templates"
 
 
-ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(ROOT), autoescape=True,
-                         undefined=jinja2.StrictUndefined)
+ENV = template_env()
 
 
 def render(state, seat):

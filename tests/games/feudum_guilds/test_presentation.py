@@ -9,14 +9,14 @@ import jinja2
 
 from games.bots import play_random_game
 from games.feudum_guilds import ALL_MODULES, GAME
+from tests.support import template_env
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 
 
 @cache
 def _template() -> jinja2.Template:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
-                             undefined=jinja2.StrictUndefined)
+    env = template_env()
     return env.get_template(GAME.template())
 
 

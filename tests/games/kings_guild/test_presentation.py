@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import jinja2
-
 from games.bots import play_random_game
 from games.kings_guild import GAME
+from tests.support import template_env
 
 BOTS = {"stall_breaker": True}  # random bots may deadlock; the house rule ends such games
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 
 
-ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True)
+ENV = template_env(strict=False)
 
 
 def _render(state, seat):
