@@ -402,14 +402,14 @@ class Picture:
         pend = v.get("pending")
         parts: list[Any]
         if not pend:
-            parts = [T("%(name)s to play.", name=cur["name"])]
+            parts = [T("%(who)s to play.", who=cur["name"])]
         else:
-            what = PENDING.get(pend["kind"], pend["kind"])
+            doing = PENDING.get(pend["kind"], pend["kind"])
             if isinstance(pend.get("left"), int):
-                parts = [T("%(name)s to play: %(what)s (%(n)s left).", name=cur["name"],
-                           what=what, n=pend["left"])]
+                parts = [T("%(who)s to play: %(doing)s (%(left)s left).", who=cur["name"],
+                           doing=doing, left=pend["left"])]
             else:
-                parts = [T("%(name)s to play: %(what)s.", name=cur["name"], what=what)]
+                parts = [T("%(who)s to play: %(doing)s.", who=cur["name"], doing=doing)]
         parts += [T("Guildhall %(filled)s/%(size)s.", filled=len(v["guildhall"]),
                     size=v["guildhall_size"]),
                   T("Tax Stand %(silver)s.", silver=silver_text(v["tax"]))]
