@@ -227,7 +227,9 @@ def _status(d: Drawing, view: dict[str, Any], names: list[str], y: float, s: _Sa
     d.text(240, y + 17, _fit(s(_round(view)), d.width - 250, 13), size=13)
     asked = _asked(view, names)
     if asked is not None:
-        lines = _wrap(s(asked), d.width - 20, 13)
+        lines = [part for line in _wrap(s(asked), d.width - 20, 13)  # a long name cut too
+                 for part in ([line] if _span(line, 13, True) <= d.width - 20
+                              else _lines(line, d.width - 20, 13, bold=True))]
         for k, line in enumerate(lines):
             d.text(10, y + 40 + 16 * k, line, size=13, weight="bold")
         y += 16 * (len(lines) - 1)
