@@ -9,6 +9,7 @@
 // option) of the ordinary form, which posts exactly as without JavaScript.
 (function () {
   "use strict";
+  var words = window.Ravenpost.words;  // words.js: the page's words, in its language
   var data = document.getElementById("moves-data");
   var form = document.getElementById("move-form");
   if (!data || !form) { return; }
@@ -80,9 +81,12 @@
   var box = document.createElement("div");
   box.className = "builder";
   box.innerHTML = '<p class="path"></p><p class="status muted" aria-live="polite"></p>' +
-    '<div class="options" role="group" aria-label="Choices"></div>' +
-    '<div class="controls"><button type="button" data-act="back">Undo this step</button>' +
-    '<button type="button" data-act="reset">Start over</button></div>';
+    '<div class="options" role="group"></div>' +
+    '<div class="controls"><button type="button" data-act="back"></button>' +
+    '<button type="button" data-act="reset"></button></div>';
+  box.querySelector(".options").setAttribute("aria-label", words("Choices"));
+  box.querySelector("[data-act=back]").textContent = words("Undo this step");
+  box.querySelector("[data-act=reset]").textContent = words("Start over");
   var heading = form.querySelector("h2");
   heading.parentNode.insertBefore(box, heading.nextSibling);
   form.classList.add("has-builder");
@@ -99,7 +103,7 @@
     var fold = document.createElement("details");
     var summary = document.createElement("summary");
     var count = form.querySelectorAll("input[name=move], select[name=move] option").length;
-    summary.textContent = "Every move as a list (" + count + ")";
+    summary.textContent = words("Every move as a list (%(n)s)", { n: count });
     fold.appendChild(summary);
     while (list.firstChild) { fold.appendChild(list.firstChild); }
     list.appendChild(fold);
@@ -144,20 +148,23 @@
     open = open && open.open ? open : null;
     var k = state.decisions.length - (open ? 1 : 0);
     options.innerHTML = "";
-    var words = state.decisions.map(function (d) {
+    var steps = state.decisions.map(function (d) {
       return "single" in d ? d.single : d.group + ": " + (d.picked.map(short).join(", ") || "…");
     });
-    if (state.target) { words.unshift("on the board: " + targetName(state.target)); }
-    path.textContent = words.length ? "Chosen so far: " + words.join(" › ") : "Build your move:";
+    if (state.target) {
+      steps.unshift(words("on the board: %(target)s", { target: targetName(state.target) }));
+    }
+    path.textContent = steps.length ? words("Chosen so far: %(path)s", { path: steps.join(" › ") })
+      : words("Build your move:");
 
     if (found.length === 1) {
       choose(found[0]);
       status.innerHTML = "";
       var strong = document.createElement("span");
       strong.className = "chosen";
-      strong.textContent = "Your move: " + found[0].label;
+      strong.textContent = words("Your move: %(move)s", { move: found[0].label });
       status.appendChild(strong);
-      status.appendChild(document.createTextNode(" (press Done to send it)"));
+      status.appendChild(document.createTextNode(" " + words("(press Done to send it)")));
       markTargets(found);
       if (hadFocus) { form.querySelector("button[type=submit]").focus(); }
       if (send) { send.disabled = false; }
@@ -165,7 +172,7 @@
     }
     choose(null);
     if (!found.length) {
-      status.textContent = "No legal move matches these choices: go back or reset.";
+      status.textContent = words("No legal move matches these choices: go back or reset.");
       markTargets(found);
       return;
     }
@@ -178,18 +185,20 @@
         shortest = Math.min(shortest, seg.items.length);
         remaining(seg.items, open.picked).forEach(function (x) { offered[x] = true; });
       });
-      status.textContent = open.group + ": " + open.picked.length +
-        (shortest === longest ? " of " + longest + " chosen"
-          : " chosen (" + shortest + " to " + longest + " in all)") +
-        "; " + found.length + " moves still match.";
+      var counts = { group: open.group, n: open.picked.length, least: shortest,
+        most: longest, k: found.length };
+      status.textContent = shortest === longest
+        ? words("%(group)s: %(n)s of %(most)s chosen; %(k)s moves still match.", counts)
+        : words("%(group)s: %(n)s chosen (%(least)s to %(most)s in all); %(k)s moves still match.",
+          counts);
       Object.keys(offered).sort(byLabel).forEach(function (item) {
         button(item, function () { pickItem(item); });
       });
       if (found.some(function (m) { return m.segs[k].items.length === open.picked.length; })) {
-        button("Done choosing " + open.group, function () { open.open = false; render(); }, "picked");
+        button(words("Done choosing %(group)s", { group: open.group }), function () { open.open = false; render(); }, "picked");
       }
     } else {
-      status.textContent = found.length + " moves match. Choose:";
+      status.textContent = words("%(k)s moves match. Choose:", { k: found.length });
       var singles = {}, groups = {};
       found.forEach(function (m) {
         var seg = m.segs[k];

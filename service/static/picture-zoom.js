@@ -5,6 +5,7 @@
 // up to DESK_MAX of its own size.  Without script the board is simply scaled to fit.
 (function () {
   "use strict";
+  var words = window.Ravenpost.words;  // words.js: the page's words, in its language
   var MIN_TEXT = 11.1, DESK_MAX = 1.35;  // 11 px, with room for rounding to device pixels
   var desk = window.matchMedia ? window.matchMedia("(min-width: 60rem)") : { matches: true };
   document.querySelectorAll("figure.picture").forEach(function (figure) {
@@ -38,7 +39,8 @@
     }
     function label() {
       var whole = figure.classList.contains("whole");
-      button.textContent = whole ? "Show the board larger, to read it" : "Show the whole board";
+      button.textContent = words(whole ? "Show the board larger, to read it"
+        : "Show the whole board");
       button.setAttribute("aria-pressed", whole ? "true" : "false");
     }
     function update() {

@@ -4,6 +4,7 @@
 // the server wrote.
 (function () {
   "use strict";
+  var words = window.Ravenpost.words;  // words.js: the page's words, in its language
 
   // -- the players' panels ----------------------------------------------------------------
   var holder = document.getElementById("panels");
@@ -12,7 +13,7 @@
     var strip = document.createElement("div");
     strip.className = "tabs";
     strip.setAttribute("role", "tablist");
-    strip.setAttribute("aria-label", "Players");
+    strip.setAttribute("aria-label", words("Players"));
     holder.appendChild(strip);
     var mine = 0;
     panels.forEach(function (panel, i) {
@@ -20,7 +21,7 @@
       tab.type = "button";
       tab.id = "panel-tab-" + i;
       tab.setAttribute("role", "tab");
-      tab.textContent = panel.getAttribute("data-tab") || ("Player " + (i + 1));
+      tab.textContent = panel.getAttribute("data-tab") || words("Player %(n)s", { n: i + 1 });
       panel.id = panel.id || "panel-" + i;
       panel.setAttribute("role", "tabpanel");
       panel.setAttribute("aria-labelledby", tab.id);
@@ -57,17 +58,17 @@
   if (!countdown || isNaN(due)) { return; }
   function left() {
     var minutes = Math.floor((due - Date.now()) / 60000);
-    if (minutes < 0) { return "time is up"; }
+    if (minutes < 0) { return words("time is up"); }
     var days = Math.floor(minutes / 1440), hours = Math.floor(minutes / 60) % 24,
       mins = minutes % 60;
-    if (days) { return days + (days === 1 ? " day " : " days ") + hours + " h left"; }
-    if (hours) { return hours + " h " + mins + " min left"; }
-    return Math.max(mins, 1) + " min left";
+    if (days) { return words("%(n)s day %(hours)s h left", { n: days, hours: hours }); }
+    if (hours) { return words("%(hours)s h %(mins)s min left", { hours: hours, mins: mins }); }
+    return words("%(mins)s min left", { mins: Math.max(mins, 1) });
   }
   var local = document.getElementById("local-due");
   var when = "";
   try {
-    when = new Intl.DateTimeFormat(undefined, {
+    when = new Intl.DateTimeFormat(window.Ravenpost.language, {
       weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
       timeZoneName: "short"
     }).format(new Date(due));
@@ -75,9 +76,9 @@
   function tick() {
     countdown.textContent = left();
     if (when && local) {
-      local.textContent = "due " + when;
-      local.title = "in your time zone; the game's clock says: " +
-        (document.getElementById("deadline") || local).textContent.trim();
+      local.textContent = words("due %(when)s", { when: when });
+      local.title = words("in your time zone; the game's clock says: %(deadline)s", {
+        deadline: (document.getElementById("deadline") || local).textContent.trim() });
       countdown.parentNode.classList.add("local");
     }
   }
