@@ -12,7 +12,11 @@ tile, rooms and bonus spaces, storage, completed quests and specialists.
 For an email (``table["medium"] == "email"``) the same sections are drawn 400 units wide
 instead of 480 (a phone shows an email picture about 340 px wide), each player's facts
 under their name, each guild's storage under its grid, only the reader's own grid (the
-others' rooms and specialists are listed in words), and no tooltips.
+others' rooms and specialists are listed in words), and no tooltips.  For the game page on
+a phone (``"phone"``) that layout is drawn 340 units wide with no text below 11 units, so
+the page shows it at its own size (11 px text) with no sideways panning: quest, specialist,
+room and hand cards one a row, the treasure decks a row each, the supply two a row, the
+score sheet a seat a box, and long lines (German ones) wrapped by measure.
 
 Shapes a move acts on carry ``data-target`` names; :func:`targets` gives them for a move:
 
