@@ -199,6 +199,22 @@ class Picture:
         shapes after it right by (0 in English, or for a shorter word)."""
         return max(0.0, span(self.s(text), size) - span(str(text), size))
 
+    def translated(self, text: Any) -> bool:
+        """Whether ``text`` is said in other words than the English the layout was
+        fitted to."""
+        return self.s(text) != str(text)
+
+    def fit(self, text: Any, width: float, size: float, least: float = PHONE_TEXT,
+            bold: bool = True) -> tuple[str, float]:
+        """``text`` said, and the size it is set at to fit ``width`` by :func:`span`: a
+        size smaller at a time down to ``least``, then cut (a German name longer than
+        the English the card was laid out for)."""
+        said = self.s(text)
+        grow = 1.12 if bold else 1.0
+        while size > least and span(said, size) * grow > width:
+            size = max(least, size - 1)
+        return clip_to(said, width, size, bold=bold), size
+
     def colour_word(self, pl: dict[str, Any]) -> Any:
         """A player's colour as a word ("blue"), said by the reader."""
         return words.colour(pl.get("colour", ""))
@@ -439,8 +455,10 @@ class Picture:
         d = self.d
         with d.group(target=target, title=self.s(presentation.building_details(cid))):
             d.rect(x, y, w, h, fill=CARD, stroke=INK, rx=5)
-            d.text(x + 7, y + 17, clip(self.s(card["name"]), int((w - 40) / 8.4)), size=14,
-                   weight="bold")
+            name, size = clip(self.s(card["name"]), int((w - 40) / 8.4)), 14.0
+            if self.translated(card["name"]):  # another language: smaller, then cut
+                name, size = self.fit(card["name"], w - 40, 14)
+            d.text(x + 7, y + 17, name, size=size, weight="bold")
             d.circle(x + w - 17, y + 14, 11, fill="#FFF3C4", stroke=INK, stroke_width=1)
             d.text(x + w - 17, y + 19, card["vp"], size=13, anchor="middle", weight="bold")
             gx = self.goods(x + 7, y + 37, card["cost"], size=12)
@@ -821,11 +839,14 @@ class Picture:
                 d.text(x + w - 6, y + 15, column, size=11, anchor="end",
                        fill=MUTED)
                 name = clip(name, int((w - 50) / 8))
-            size = 13
+            size = 13.0
             if self.phone:  # a size smaller, cut by its estimated width: Debt Collector whole
                 size = 12
                 name = clip_to(self.s(card["name"]), w - 18 - span(column, 11), size,
                                bold=True)
+            if self.translated(card["name"]):  # another language: smaller, then cut
+                room = w - 18 - span(column, 11) if self.email else w - 12
+                name, size = self.fit(card["name"], room, size)
             d.text(x + 6, y + 16, name, size=size, weight="bold")
             sx = self.skills(x + 6, y + 22, card["skills"], s=14)
             if card["virtue_on_hire"]:
@@ -1140,8 +1161,12 @@ class Picture:
             if self.phone and not pl.get("bot"):
                 hand_count(x, y)
                 x += 88 + self.longer(in_hand_said, 12)
-            d.text(x, y + 14, self.s(T("In Prison: %(n)s · Cathedral %(level)s", n=prisoners,
-                                       level=pl["cathedral"])), size=12)
+            said = T("In Prison: %(n)s · Cathedral %(level)s", n=prisoners,
+                     level=pl["cathedral"])
+            if self.longer(said, 12) and x > PAD + 16 and \
+                    x + span(self.s(said), 12) > self.W - PAD - 6:
+                x, y = PAD + 16.0, y + 24  # a longer language: the next line
+            d.text(x, y + 14, self.s(said), size=12)
         else:
             d.text(PAD + 320, y + 14, self.s(T("In Prison: %(n)s", n=prisoners)), size=12)
         y += 26
@@ -1217,7 +1242,7 @@ class Picture:
                          highlight=new):
                 d.rect(x, cy, w, h, fill=CARD, stroke=INK, rx=4)
                 name = self.s(card["name"])
-                if self.longer(card["name"], 11):  # a longer word: cut to fit the card
+                if self.translated(card["name"]):  # another language: cut to fit the card
                     name = clip_to(name, w - 8, 11, bold=True)
                 d.text(x + 5, cy + 15, name, size=11, weight="bold")
                 self.skills(x + 5, cy + 21, card["skills"], s=13)
@@ -1258,7 +1283,7 @@ class Picture:
                 name = self.s(card["name"])
                 if self.phone:
                     name = clip_to(name, w - 44, 11, bold=True)
-                elif self.longer(card["name"], 11):  # a longer word: cut to leave the VP room
+                elif self.translated(card["name"]):  # another language: leave the VP room
                     name = clip_to(name, w - 14 - span(vp_text, 11), 11, bold=True)
                 d.text(x + 5, cy + 17, name, size=11, weight="bold")
                 d.text(x + w - 5, cy + 17, vp_text, size=11, anchor="end")
@@ -1269,20 +1294,31 @@ class Picture:
         """What the icons mean, once."""
         x = float(PAD)
         y = self.y + 6
-        items = [(k, self.s(words.resource_title(k))) for k in RESOURCES]
-        items += [("virtue", self.s(T("Virtue"))), ("building_cards", self.s(T("Building cards")))]
-        for kind, name in items:
+        # laid out for the English words: a longer word pushes the rest right, and what
+        # would run past the edge then goes to the next line
+        def more(word: Any) -> float:  # the width a said word's letters add to its length's
+            said, english = self.s(word), str(word)
+            return max(0.0, span(said, 11) - span(english, 11) - 6.2 * (len(said) - len(english)))
+
+        items = [(k, words.resource_title(k)) for k in RESOURCES]
+        items += [("virtue", T("Virtue")), ("building_cards", T("Building cards"))]
+        for kind, word in items:
+            name, extra = self.s(word), more(word)
+            if self.longer(word, 11) and x > PAD and x + 15 + span(name, 11) > self.W - PAD:
+                x, y = float(PAD), y + 18
             self.resource(x, y, kind, s=12)
             self.d.text(x + 15, y + 10, name, size=11, fill=MUTED)
-            x += 24 + 6.2 * len(name)
+            x += 24 + 6.2 * len(name) + extra
         x, y = float(PAD), y + 18
         for skill in SKILL_FILL:
             x = self.skills(x, y - 1, [skill], s=13)
             name = self.s(words.skill(skill))
             self.d.text(x, y + 10, name, size=11, fill=MUTED)
-            x += 6.2 * len(name) + 12
-        self.d.text(x + 6, y + 10, self.s(T("(Apprentice skills; a Building may need them)")),
-                    size=11, fill=MUTED)
+            x += 6.2 * len(name) + 12 + more(words.skill(skill))
+        note = T("(Apprentice skills; a Building may need them)")
+        if self.longer(note, 11) and x + 6 + span(self.s(note), 11) > self.W - PAD:
+            x, y = float(PAD) - 6, y + 16  # a longer language: the next line
+        self.d.text(x + 6, y + 10, self.s(note), size=11, fill=MUTED)
         self.y = y + 10
 
     # -- the whole picture -----------------------------------------------------------------
