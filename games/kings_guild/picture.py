@@ -399,7 +399,8 @@ class _Picture:
         # the height is known once every section is drawn (render sets it)
         self.d = Drawing(self.W, 0, title=say(T("The King's Guild, seen by %(viewer)s",
                                                  viewer=viewer)),
-                         description=self.description(), tooltips=not self.email)
+                         description=self.description(),
+                         tooltips=self.phone or not self.email)  # a cut name's whole name
 
     def name(self, seat: int | None) -> Any:
         return _name(self.table, self.view, seat)

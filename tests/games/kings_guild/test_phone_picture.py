@@ -147,5 +147,7 @@ def test_every_target_a_legal_move_names_is_on_the_phone_s_picture(n):
 
 def test_the_desk_keeps_its_wider_picture_and_the_email_its_own():
     _i, state = next(positions(3, seed=1))
+    assert draw(state, 0, medium="email").count("<title>") == 1  # the document's own
+    assert draw(state, 0, medium="phone").count("<title>") > 10  # a cut name's whole name
     assert float(ET.fromstring(draw(state, 0, medium="page")).get("width")) == WIDTH
     assert float(ET.fromstring(draw(state, 0, medium="email")).get("width")) != PHONE_WIDTH
