@@ -492,6 +492,8 @@ def _writ(d: Drawing, x: float, y: float, card: dict[str, Any], s: _Say) -> None
         d.rect(x, y, 140, 34, fill="#FFF8DC", rx=4)
         name = s(card["name"])
         name = name if len(name) <= 21 else name[:20].rstrip() + "…"
+        if _span(name, 11, True) > 155:  # wide letters (German): cut by the estimate,
+            name = _fit(name, 146, 11, True)  # which errs some 10 % wide here
         d.text(x + 6, y + 14, name, size=11, weight="bold")  # the card is 140 wide
         d.text(x + 6, y + 28, detail[:26], size=9, fill=MUTED)
 

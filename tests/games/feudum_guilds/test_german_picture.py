@@ -169,6 +169,19 @@ def test_the_german_phone_picture_keeps_its_width_and_its_texts_apart(n, names):
     assert seen >= 10
 
 
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_the_german_desk_picture_keeps_its_texts_apart_below_the_players_strip(n):
+    """Below the strip of players and the deadline (whose places the English picture
+    shares with every game: a long deadline may meet the fifth name there), no German text
+    runs into another: the writs' names, the boards' titles, the haversack's goods."""
+    seen = 0
+    for where, _english, german in pictures(n, seed=n + 40, media=("page",), every=30):
+        below = [(box(t), t.text) for t in texts(german) if float(t.get("y")) > 50]
+        assert overlapping(below) == [], where
+        seen += 1
+    assert seen >= 8
+
+
 def test_the_german_desk_picture_is_as_wide_as_the_english():
     _i, state = next(positions(3, seed=1))
     assert width(GAME.picture(GAME.view(state, 0), table(state, 0, "page", NAMES), de)) \
