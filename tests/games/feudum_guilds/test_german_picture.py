@@ -24,8 +24,9 @@ from babel.messages.pofile import read_po
 
 from games import registry
 from games.feudum_guilds import ALL_MODULES
-from games.feudum_guilds.picture import NARROW_WIDTH, WIDTH
+from games.feudum_guilds.picture import NARROW_WIDTH, PANELS, WIDTH
 from games.rng import RecordingRandom
+from games.text import T
 from tests.games.feudum_guilds.test_narrow_picture import (
     FITS,
     MIN_TEXT,
@@ -129,6 +130,9 @@ def test_a_german_picture_draws_no_english_word_of_the_catalog(n):
         assert german != english, where
         for word in ("Runde", "Epoche", "Scheune des Bauern", "Siegel im Vorrat"):
             assert word in said, (where, word)
+        whole = {t.text for t in texts(german)}  # the boards' headings are never cut
+        for heading in (*PANELS.values(), T("Region tiles"), T("Haversack")):
+            assert de(heading) in whole, (where, de(heading))
         seen += 1
     assert seen >= 20
 
