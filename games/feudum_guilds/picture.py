@@ -9,6 +9,12 @@ writs (a hand only for its owner, as in the view).
 
 Shapes a move acts on carry ``data-target`` names that :func:`targets` gives for a move.
 
+Every word drawn is a :class:`games.text.Text` (the view's, :mod:`words`' or this
+module's) said by ``say`` (:data:`games.svg.Say`: the reader's language; the default
+``str`` draws English, exactly as before ``say`` existed).  A word is said first and
+measured after: German headings move what follows them right (the epochs, the haversack's
+goods) or are cut by :func:`_fit` where English fitted.
+
 The narrow layout (:func:`games.svg.for_email`: an email's PNG, or the game page on a
 phone) is drawn :data:`NARROW_WIDTH` units wide with no text under :data:`NARROW_TEXT`,
 so that shown with its smallest text at 11 CSS px the whole picture is at most 350 px
