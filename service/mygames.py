@@ -25,7 +25,7 @@ from games.protocol import IllegalMove
 from games.text import T
 from service import accounts, away
 from service.current import rt
-from service.i18n import reader_language
+from service.i18n import reader_language, select_language
 from worker import channels, consent, digest, forced, leave, players, quiet
 from worker.links import check_current
 from worker.listing import listing
@@ -61,7 +61,7 @@ def _page(token: str | None, pid: str, *, status: int = 200, notice: str | None 
     prefs = quiet.read_prefs(runtime.redis, pid)
     reader_language(prefs.get("language"))
     tz = digest.player_tz(runtime, pid, prefs)
-    rows = listing(runtime, pid, tz)
+    rows = listing(runtime, pid, tz, select_language())
     held = [r for r in rows if r["game_id"] in set(consent.withheld(runtime.redis, pid))]
     return render_template(
         "mygames.html", token=token, rows=rows, prefs=prefs, tz=tz, hours=HOURS,

@@ -301,3 +301,22 @@ def test_a_signed_in_players_own_language_decides_the_lobby_and_the_rules(client
     assert '<html lang="de">' in lobby and "Ein Spiel starten" in lobby
     rules = client.get("/rules/kings-guild", headers=ENGLISH).get_data(as_text=True)
     assert first_heading(rules) == RULES_HEADINGS["kings-guild"][1]
+
+
+def test_my_games_says_a_turns_deadline_in_the_readers_language(client, rt):
+    from worker import jobs, players
+    ada = {"name": "Ada", "email": "ada@example.com", "tz": "Europe/Berlin"}
+    gid = rt.games.create("test-race", [ada], {"target": 40}, platform={
+        "time_control": {"kind": "per_move", "hours": 56}}).game_id
+    jobs.project(gid)
+    pid = players.player_id(rt.redis, "ada@example.com")
+    me = "/me/" + players.me_token(rt.redis, rt.links, pid)
+    english = client.get(me, headers=ENGLISH).get_data(as_text=True)
+    players.save_prefs(rt.redis, pid, language="de")
+    german = client.get(me, headers=ENGLISH).get_data(as_text=True)
+    weekdays = ("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag",
+                "Sonntag")
+    assert any(f"{day}," in german for day in weekdays), german
+    assert not any(f"{day}," in english for day in weekdays)
+    assert re.search(r"(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) \d\d ",
+                     english)

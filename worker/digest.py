@@ -125,13 +125,11 @@ def send(rt: Runtime, pid: str, day: date) -> bool:
         return False
 
     def build():
-        rows = [r for r in listing(rt, pid, tz) if r["your_turn"]]
+        language = i18n.player_language(rt, pid, prefs)
+        rows = [r for r in listing(rt, pid, tz, language) if r["your_turn"]]
         address = players.address_of(rt.redis, pid)
         if not rows or not address:
             return None  # nothing awaits them today: no email
-        language = i18n.player_language(rt, pid, prefs)
-        for row in rows:  # the deadline as the reader reads it, in their language
-            row["deadline_text"] = i18n.local_time(row["deadline"], tz, language)
         context = {"rows": rows, "day": day, "count": len(rows),
                    "day_text": i18n.local_day(day, language),
                    "my_games_url": players.my_games_url_of(rt, pid),

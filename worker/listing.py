@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
 from typing import Any
 
 from events.clocks import ClockFold, span
+from events.picture import local_time
 from events.store import key
 from worker.clocks import CLOCK_KEY  # the clocks read model
-from worker.hours import zone
 from worker.links import generation_of
 from worker.players import games_of
 
 MAX_LISTED = 200  # games on one page or digest, most urgent first
-
-
-def local_time(iso: str | None, tz: str | None) -> str | None:
-    """An ISO time as the player reads it in their zone ("Monday 30 November, 18:00 CET")."""
-    if not iso:
-        return None
-    return datetime.fromisoformat(iso).astimezone(zone(tz)).strftime("%A %d %B %Y, %H:%M %Z")
 
 
 def _fork(found: dict[str, Any] | None, index: dict[str, Any]) -> dict[str, Any] | None:
@@ -31,13 +23,15 @@ def _fork(found: dict[str, Any] | None, index: dict[str, Any]) -> dict[str, Any]
     return {"at": found["at"], "from": found["from"], "yours": found["from"] in index}
 
 
-def listing(rt, pid: str, tz: str | None = None) -> list[dict[str, Any]]:
+def listing(rt, pid: str, tz: str | None = None,
+            language: str = "en") -> list[dict[str, Any]]:
     """The player's games, most urgent first: their turn (nearest deadline first; no
     deadline after those), then the others' turns, then finished games (each group's
     ties: latest activity first).  Each row: ``game_id``, ``name``, ``names``, ``seats`` (theirs),
     ``waiting_for`` (names), ``your_turn``, ``deadline`` (ISO) and ``deadline_text`` (in
-    ``tz``, else the seat's zone), ``clock`` (what else the turn's read model holds),
-    ``ended``, ``play_url``, ``updated``, ``fork`` (for a fork: where it was copied from)."""
+    ``tz``, else the seat's zone, and ``language``), ``clock`` (what else the turn's read
+    model holds), ``ended``, ``play_url``, ``updated``, ``fork`` (for a fork: where it
+    was copied from)."""
     index = games_of(rt.redis, pid)
     ids = list(index)
     pipe = rt.redis.pipeline(transaction=False)
@@ -74,7 +68,8 @@ def listing(rt, pid: str, tz: str | None = None) -> list[dict[str, Any]]:
             "seats": mine, "your_names": [names[s] for s in mine if s < len(names)],
             "waiting_for": [names[s] for s in summary.get("to_act", []) if s < len(names)],
             "your_turn": bool(turns), "deadline": deadlines[0] if deadlines else None,
-            "deadline_text": local_time(deadlines[0], tz or seat_tz) if deadlines else None,
+            "deadline_text": local_time(deadlines[0], tz or seat_tz, language)
+            if deadlines else None,
             "since": min((t["version"] for t in turns), default=None), "clock": clock,
             "ended": bool(summary["ended"]), "updated": summary.get("updated", ""),
             "fork": _fork(json.loads(fork_raw) if fork_raw else None, index),
