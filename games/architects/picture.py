@@ -327,8 +327,15 @@ class Picture:
 
     def heading(self, text: Any, note: Any = "") -> None:
         """A section title, with a note on the right."""
-        text, note = self.s(text), self.s(note)
+        room = self.W - 2 * PAD
+        heads = [self.s(text)]
+        if self.translated(text) and span(heads[0], 17) * 1.12 > room:  # a longer language
+            heads = wrap_to_fit(heads[0], room / 1.12, 17)
+        text, note = heads[-1], self.s(note)
         self.y += 24
+        for head in heads[:-1]:
+            self.d.text(PAD, self.y, head, size=17, weight="bold")
+            self.y += 21
         self.d.text(PAD, self.y, text, size=17, weight="bold")
         if note and 10.5 * len(text) + 7 * len(note) > self.W - 2 * PAD:
             self.y = self.lines(PAD, self.y + 16, note, self.W - 2 * PAD, 12, fill=MUTED) - 14
