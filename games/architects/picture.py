@@ -26,6 +26,13 @@ tooltips (a page's picture is read by a screen reader too).
 
 Small clickable groups (Workers with their count) lie on an invisible hit area, so a
 click between the icon and its count still picks them.
+
+Every word, tooltips too, is a :class:`games.text.Text` said by ``say`` (the reader's
+language, :data:`games.svg.Say`; the default, ``str``, draws English).  The layout is
+fitted to the English words; a longer translation pushes what follows it right, or onto
+the next line where it would run past the edge, a translated card name is set smaller
+before it is cut, and a heading too long for the picture wraps, so English pictures
+are drawn exactly as before.
 """
 
 from __future__ import annotations
