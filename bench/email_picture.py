@@ -78,10 +78,10 @@ def measure(kind: str, moves: int, players: int, seed: int,
     drawn: list[tuple[Any, dict, dict]] = []  # (game, view, table) of each email picture
     draw = type(game).picture
 
-    def recorded_picture(self, view, table):
+    def recorded_picture(self, view, table, *say):
         if table.get("medium") == "email":
             drawn.append((self, copy.deepcopy(view), copy.deepcopy(table)))
-        return draw(self, view, table)
+        return draw(self, view, table, *say)
 
     notify.mail_picture = timed_mail_picture  # what every email's picture cost
     type(game).picture = recorded_picture

@@ -56,6 +56,7 @@ from worker.links import (
     rotate_api_token,
     unburn,
 )
+from worker.runtime import names_of
 
 bp = Blueprint("play", __name__)
 
@@ -401,10 +402,7 @@ def mute(token: str):
 RESIGN_UNCONFIRMED = T("To resign, tick the box that confirms it: resigning ends the game.")
 
 
-@bp.app_template_filter("names_of")
-def names_of(seats, names: list[str]) -> str:
-    """The names of ``seats`` (sorted), joined by commas: "Ada, Bo"."""
-    return ", ".join(names[s] for s in sorted(seats))
+bp.add_app_template_filter(names_of, "names_of")  # shared with the emails (worker.runtime)
 
 
 @bp.app_template_global("resign_vote")

@@ -110,6 +110,6 @@ def template_env(strict: bool = True) -> Any:
                              undefined=jinja2.StrictUndefined if strict else jinja2.Undefined,
                              extensions=["jinja2.ext.i18n"])
     env.install_null_translations(newstyle=True)
-    from service.play import names_of  # the page's filters
+    from worker.runtime import names_of  # the page partials' filter
     env.filters["names_of"] = names_of
     return env

@@ -36,13 +36,22 @@ def templates_dir() -> Path:
     return Path(str(resources.files("service.templates")))
 
 
+def names_of(seats, names: list[str]) -> str:
+    """The names of ``seats`` (sorted), joined by commas: "Ada, Bo" (a template filter of
+    the pages and the emails alike: the games' page partials use it)."""
+    return ", ".join(names[s] for s in sorted(seats))
+
+
 def jinja_env() -> jinja2.Environment:
-    """A template environment for emails, with autoescaping for HTML."""
-    return jinja2.Environment(
+    """A template environment for emails, with autoescaping for HTML and the filters the
+    page partials share with the pages."""
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(templates_dir()),
         autoescape=jinja2.select_autoescape(["html", "xml"]),
         trim_blocks=True, lstrip_blocks=True,
     )
+    env.filters["names_of"] = names_of
+    return env
 
 
 def register_extra_games(spec: str | None) -> None:
