@@ -71,21 +71,9 @@ LOC_TEXT = {
 }
 BOARD_ORDER = ("quarry", "forest", "mines", "silversmith", "storehouse", "workshop",
                "town_centre", "tax_stand", "guardhouse")
-PENDING = {
-    "storehouse": T("trading at the King's Storehouse"),
-    "workshop": T("hiring or drawing at the Workshop"),
-    "capture": T("making captures"), "guardhouse": T("taking Guardhouse actions"),
-    "bm_b": T("hiring or drawing at the Black Market"),
-    "free_hire": T("hiring a free Apprentice"),
-    "keep": T("keeping 1 of the drawn Building cards"),
-    "cathedral_discard": T("discarding a Building card for the Cathedral"),
-    "hand_limit": T("discarding down to 6 Building cards"),
-    "library": T("may discard a Building card for 2 Gold"),
-    "choice": T("choosing the Building's effect"),
-    "crane": T("may place another Worker in the Guildhall"),
-    "guildhall": T("constructing a Building or working on the Cathedral"),
-    "dismiss": T("discarding an Apprentice"), "recall": T("returning a Worker (none left)"),
-}
+# what a seat is doing, as the view's words say it, two of them shorter on the board
+PENDING = {**words.PENDING, "workshop": T("hiring or drawing at the Workshop"),
+           "recall": T("returning a Worker (none left)")}
 # a Building card's effect after its timing, as the card prints it
 EFFECT = {"immediate": lambda effect: T("Now: %(effect)s", effect=effect),
           "end": lambda effect: T("At game end: %(effect)s", effect=effect)}
