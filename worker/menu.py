@@ -371,15 +371,21 @@ def build(game: Game, state: State, seat: int) -> Menu:
 def _choice(game: Game, state: State, seat: int, move: Move) -> _Move:
     """One legal move with its label and steps (one step, the label, if the game's
     steps fail or are empty: a presentation bug must not hide a legal move)."""
-    label = str(game.move_label(state, seat, move))
+    label = _kept(game.move_label(state, seat, move))
     try:
-        steps = [(str(s.get("label", "")), s.get("group")) for s in
+        steps = [(_kept(s.get("label", "")), s.get("group")) for s in
                  game.move_steps(state, seat, move) or []]
     except Exception:
         steps = []
     steps = steps or [(label, None)]
     return _Move(move, label, [s for s, _ in steps],
-                 [str(g) if g is not None else None for _, g in steps])
+                 [_kept(g) if g is not None else None for _, g in steps])
+
+
+def _kept(text: object) -> str:
+    """``text`` as a string, a game's Text kept as one (so an email says it in its
+    reader's language)."""
+    return text if isinstance(text, str) else str(text)
 
 
 def _tell_apart(choices: list[_Move]) -> None:
