@@ -481,9 +481,10 @@ def _pending(d: Drawing, view: dict[str, Any], viewer: int | None, y: float,
     if pending.get("kind") == "writ_keep" and pending.get("cards"):
         d.text(10, y + 16, _fit(s(T("Royal Writs drawn")), 146, 12, True), size=12,
                weight="bold")
+        per_row = max(1, int((d.width - 140) // 150))  # five drawn writs take two rows
         for i, card in enumerate(pending["cards"]):
-            _writ(d, 140 + i * 150, y, card, s)
-        return y + 40
+            _writ(d, 140 + (i % per_row) * 150, y + (i // per_row) * 40, card, s)
+        return y + 40 * -(-len(pending["cards"]) // per_row)
     return y
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -146,3 +147,29 @@ def test_move_labels_and_the_summary_count_in_the_right_number():
     state["ps"][0]["shillings"] = 1
     you = next(x for x in GAME.summary(state, 0).splitlines() if x.startswith("You:"))
     assert you.startswith("You: 1 shilling,") and "(s)" not in you
+
+
+def test_five_drawn_royal_writs_stay_inside_the_desk_picture():
+    """Five writs drawn at once (5 players) take two rows, none past the right edge."""
+    names = ["A", "B", "C", "D", "E"]
+    game = registry.get("feudum-guilds")
+    chooser = random.Random(0)
+    state = game.setup(names, game.normalize_options({}, 5), RecordingRandom(0))
+    for i in range(600):
+        seats = sorted(game.to_act(state))
+        view = game.view(state, seats[0])
+        pending = view.get("pending") or {}
+        if pending.get("kind") == "writ_keep" and len(pending.get("cards") or []) >= 5:
+            break
+        seat = chooser.choice(seats)
+        game.apply(state, seat, chooser.choice(game.legal_moves(state, seat)),
+                   RecordingRandom(i + 1))
+    else:
+        pytest.fail("no position with five writs drawn")
+    svg = game.picture(view, {"names": names, "seat": seats[0], "to_act": seats,
+                              "deadline": None, "version": 1, "previous": None,
+                              "medium": "page"})
+    width = float(re.search(r'<svg[^>]* width="([\d.]+)"', svg)[1])
+    rights = [float(x) + float(w) for x, w in
+              re.findall(r'<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)"', svg)]
+    assert max(rights) <= width
