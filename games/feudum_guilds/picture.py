@@ -190,8 +190,12 @@ def _header(d: Drawing, table: dict[str, Any], scores: dict[int, str], s: _Say) 
         x += 40 + 8 * len(label)
     deadline = table.get("deadline")
     if deadline:
-        d.text(d.width - 10, y, s(T("Deadline: %(when)s", when=deadline)), size=13,
-               anchor="end", fill=MUTED)
+        said = s(T("Deadline: %(when)s", when=deadline))
+        if x + 10 > d.width - 10 - _span(said, 13):  # no room beside the names
+            x, y = 10.0, y + 20
+            d.text(x, y, said, size=13, fill=MUTED)
+        else:
+            d.text(d.width - 10, y, said, size=13, anchor="end", fill=MUTED)
     return y + 14
 
 

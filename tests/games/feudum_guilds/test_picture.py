@@ -173,3 +173,20 @@ def test_five_drawn_royal_writs_stay_inside_the_desk_picture():
     rights = [float(x) + float(w) for x, w in
               re.findall(r'<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)"', svg)]
     assert max(rights) <= width
+
+
+def test_the_deadline_never_runs_into_the_players_names_on_the_desk():
+    """Five players with long names leave no room beside them: the deadline takes a line
+    of its own (it had been drawn over the last names)."""
+    from tests.picture_text import box, overlapping, texts
+    game = registry.get("feudum-guilds")
+    for names in (["Ann", "Bob", "Cy"],
+                  ["Wilhelmina", "Bartholomew", "Cy", "Dorothea", "Eve"]):
+        state = game.setup(names, game.normalize_options({}, len(names)), RecordingRandom(1))
+        svg = game.picture(game.view(state, 0), {
+            "names": names, "seat": 0, "to_act": sorted(game.to_act(state)),
+            "deadline": "Wednesday 30 September 2026, 23:45 AEST", "version": 1,
+            "previous": None, "medium": "page"})
+        top = [(box(t), t.text) for t in texts(svg) if float(t.get("y")) < 60]
+        assert any("Deadline" in said for _, said in top)
+        assert overlapping(top) == [], names
