@@ -16,7 +16,8 @@ from datetime import datetime
 from numbers import Real
 from typing import Any
 
-from events.gameplay import GameService
+from events.gameplay import GameService, Table
+from events.picture import picture_of
 from events.store import LRU
 from games import svg
 from games.protocol import Game, State
@@ -35,6 +36,17 @@ def reader_words() -> dict[str, Any]:
     :func:`events.picture.picture_of` takes them; ``say`` for :func:`move_choices` too."""
     language = select_language()
     return {"language": language, "say": lambda text: translate(text, language)}
+
+
+def page_pictures(games: GameService, table: Table, seat: int | None,
+                  **kwargs: Any) -> tuple[str | None, str | None]:
+    """The page's picture of ``table`` for ``seat`` and, where the game draws one of its
+    own, the phone's (its narrow layout at a legible size, shown instead below a phone's
+    width: ``.board-phone``); ``kwargs`` go to :func:`events.picture.picture_of`."""
+    picture = picture_of(games, table, seat, **kwargs)
+    phone = picture_of(games, table, seat, **{**kwargs, "medium": "phone"}) \
+        if picture else None
+    return picture, (phone if phone != picture else None)
 
 
 def move_choices(game: Game, state: State, seat: int, moves: list[dict[str, Any]],

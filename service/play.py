@@ -25,7 +25,7 @@ from events import envelope as ev
 from events import history
 from events.audit import cached_audit
 from events.envelope import Event
-from events.picture import local_time, picture_of, seat_clock
+from events.picture import local_time, seat_clock
 from events.store import ConflictError
 from events.votes import WHAT, ended_line, needed, outcome_said
 from games.protocol import IllegalMove
@@ -39,6 +39,7 @@ from service.picture import (
     chart_names,
     fallback_label,
     move_choices,
+    page_pictures,
     reader_words,
     score_chart,
     score_series,
@@ -104,14 +105,8 @@ def _page(link: Link, post_url: str, *, status: int = 200, error: str | None = N
     choices = move_choices(game, table.state, link.seat, moves, words["say"])
     due, tz = seat_clock(runtime.games, link.game_id, link.seat, to_act)
     deadline = local_time(due, tz, words["language"])
-    picture = picture_of(runtime.games, table, link.seat, deadline=deadline, **words)
-    # a phone's picture: the game's narrow layout with larger text (the email's, plus
-    # whatever the email leaves to the page), shown instead of the page's below a
-    # phone's width when the game draws one of its own
-    phone_picture = picture_of(runtime.games, table, link.seat, deadline=deadline,
-                               medium="phone", **words) if picture else None
-    if phone_picture == picture:
-        phone_picture = None
+    picture, phone_picture = page_pictures(runtime.games, table, link.seat,
+                                           deadline=deadline, **words)
     history_lines = history.lines(runtime.store, link.game_id, game, table.names, link.seat,
                                   last=30)
     chart = None
@@ -214,8 +209,8 @@ def at_version(token: str, version: int):
     if not 0 <= link.seat < len(table.names):
         abort(404)
     game = table.game
-    picture = picture_of(runtime.games, table, link.seat, latest=version == last,
-                         **reader_words())
+    picture, phone_picture = page_pictures(runtime.games, table, link.seat,
+                                           latest=version == last, **reader_words())
     [event] = runtime.store.read(link.game_id, version, version)
     chart = None
     now = runtime.games.load(link.game_id)
@@ -231,6 +226,7 @@ def at_version(token: str, version: int):
         when=local_datetime(event.at, seat_clock(runtime.games, link.game_id, link.seat,
                                                  set())[1]),
         picture=Markup(picture) if picture else None,  # noqa: S704 - escaped by games.svg
+        phone_picture=Markup(phone_picture) if phone_picture else None,  # noqa: S704
         chart=Markup(chart) if chart else None,  # noqa: S704
         token=token, play_url=url_for("play.page", token=token))
 

@@ -19,10 +19,10 @@ from markupsafe import Markup
 from events import history
 from events.envelope import Event
 from events.gameplay import GameService
-from events.picture import picture_of, seat_clock
+from events.picture import seat_clock
 from events.replay import Table
 from service.i18n import local_datetime
-from service.picture import reader_words
+from service.picture import page_pictures, reader_words
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,7 @@ class AtVersion:
     line: str  # its log line, redacted for the seat
     when: str | None  # its time, in the seat's time zone (UTC for a spectator)
     picture: Markup | None  # the picture as the seat saw it then (None: the game draws none)
+    phone_picture: Markup | None  # the same in the game's phone layout, if it draws one
 
 
 def at_version(games: GameService, game_id: str, seat: int | None, version: int,
@@ -47,8 +48,8 @@ def at_version(games: GameService, game_id: str, seat: int | None, version: int,
     last = games.store.version(game_id) if last is None else last
     table = games.load(game_id, at=version)
     game = table.game
-    picture = picture_of(games, table, seat, latest=version == last,
-                         **reader_words())  # in the reader's language, as the live page
+    picture, phone = page_pictures(games, table, seat, latest=version == last,
+                                   **reader_words())  # the reader's language, as live
     [event] = games.store.read(game_id, version, version)
     return AtVersion(
         table=table, seat=seat, version=version, last=last,
@@ -56,7 +57,8 @@ def at_version(games: GameService, game_id: str, seat: int | None, version: int,
         event=event,
         line=history.describe_in_log(games.store, game_id, event, game, table.names, seat),
         when=local_datetime(event.at, seat_clock(games, game_id, seat, set())[1]),
-        picture=Markup(picture) if picture else None)  # noqa: S704 - escaped by games.svg
+        picture=Markup(picture) if picture else None,  # noqa: S704 - escaped by games.svg
+        phone_picture=Markup(phone) if phone else None)  # noqa: S704
 
 
 def steps(version: int, last: int, link: Callable[[int], str]) -> dict[str, str]:
