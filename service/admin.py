@@ -52,6 +52,7 @@ from events.irreversible import irreversible
 from events.refold import refold
 from events.store import ConflictError
 from games import registry
+from games.text import P, T
 from service import schemas
 from service.auth import (
     ADMIN_SESSIONS,
@@ -139,8 +140,8 @@ def take_try(token: str | None) -> tuple[bool, int | None]:
 
 def _too_many(wait: int) -> str:
     minutes = max(1, math.ceil(wait / 60))
-    return (f"Too many wrong admin tokens; try again in {minutes} minute"
-            f"{'' if minutes == 1 else 's'}.")
+    return P("Too many wrong admin tokens; try again in %(n)s minute.",
+             "Too many wrong admin tokens; try again in %(n)s minutes.", minutes)
 
 
 api_bp = Blueprint("admin_api", __name__, url_prefix="/api/v1/admin")
@@ -254,10 +255,10 @@ def sign_in() -> Any:
         if wait is not None:
             error, status, headers = _too_many(wait), 429, {"Retry-After": str(wait)}
         elif rt().config.get("ADMIN_TOKEN"):
-            error, status = "That is not the admin token.", 401
+            error, status = T("That is not the admin token."), 401
         else:
-            error, status = ("This server has no ADMIN_TOKEN set, so the admin pages are "
-                             "off."), 401
+            error, status = T("This server has no ADMIN_TOKEN set, so the admin pages "
+                              "are off."), 401
     return render_template("admin/sign_in.html", error=error), status, headers
 
 
@@ -283,7 +284,7 @@ def replay(game_id: str):
     runtime = rt()
     last = runtime.store.version(game_id)
     if last == 0:
-        abort(404, "There is no such game.")
+        abort(404, T("There is no such game."))
     at = min(max(request.args.get("at", last, type=int), 1), last)
     moment = at_version(runtime.games, game_id, None, at, last)
     table = moment.table
@@ -343,18 +344,20 @@ def rewind_page(game_id: str):
     runtime = rt()
     to = request.form.get("to", type=int)
     if to is None:
-        abort(400, "Say which version to rewind to.")
+        abort(400, T("Say which version to rewind to."))
     last = runtime.store.version(game_id)
     if last == 0:
-        abort(404, "There is no such game.")
+        abort(404, T("There is no such game."))
     if not 1 <= to < last:
-        abort(400, f"Rewind to a version between 1 and {last - 1}; nothing was changed.")
+        abort(400, T("Rewind to a version between 1 and %(last)s; nothing was changed.",
+                      last=last - 1))
     reason = (request.form.get("reason") or "")[:500]
     if not _confirmed():
         return _confirm_rewind(game_id, to, reason, last)
     expected = request.form.get("expected_version", type=int)
     if expected is None:
-        abort(400, "The confirmation says which version it was made on; nothing was changed.")
+        abort(400, T("The confirmation says which version it was made on; nothing was "
+                      "changed."))
     if expected != last:
         raise ConflictError(last)
     if request.form.get("irreversible") != "yes" and irreversible(runtime.games, game_id, to):
@@ -377,7 +380,7 @@ def migrate_page(game_id: str):
 def note_page(game_id: str):
     text = (request.form.get("text") or "").strip()[:2000]
     if not text:
-        abort(400, "Write the note first.")
+        abort(400, T("Write the note first."))
     event = rt().games.record(game_id, ev.ADMIN_NOTE, {"text": text}, actor="admin")
     after_append(game_id, event.version)
     return redirect(url_for("admin.replay", game_id=game_id))
@@ -388,7 +391,7 @@ def hide_message_page(game_id: str, version: int):
     """Hide the table-talk message at ``version`` (appends SaidHidden; the message stays
     in the log).  No confirmation page: nothing is lost, the admin still reads it here."""
     if not rt().store.exists(game_id):
-        abort(404, "There is no such game.")
+        abort(404, T("There is no such game."))
     event = talk.hide(rt().games, game_id, version, by="admin")
     after_append(game_id, event.version)
     return redirect(url_for("admin.replay", game_id=game_id) + f"#e{version}", 303)
@@ -401,12 +404,12 @@ def fork_page(game_id: str):
     runtime = rt()
     at = request.form.get("at", type=int)
     if at is None:
-        abort(400, "Say at which version to fork.")
+        abort(400, T("Say at which version to fork."))
     last = runtime.store.version(game_id)
     if last == 0:
-        abort(404, "There is no such game.")
+        abort(404, T("There is no such game."))
     if not 1 <= at <= last:
-        abort(400, f"Fork at a version between 1 and {last}; nothing was changed.")
+        abort(400, T("Fork at a version between 1 and %(last)s; nothing was changed.", last=last))
     if not _confirmed():
         table = runtime.games.load(game_id)
         return render_template("admin/confirm.html", action="fork", game=table.game,

@@ -18,6 +18,7 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_talisman import SAMEORIGIN
 
+from games.text import T
 from service.auth import admin_session
 from service.current import rt
 from service.security import EMAIL_CSP, views
@@ -38,8 +39,8 @@ SMTP_TIMEOUT = 10  # seconds to reach the receiver and hand it the reply
 
 @bp.get("/")
 def index():
-    notice = "Your reply was handed to the SMTP receiver; the worker answers it shortly." \
-        if request.args.get("replied") else None
+    notice = T("Your reply was handed to the SMTP receiver; the worker answers it "
+               "shortly.") if request.args.get("replied") else None
     return render_template("devmail/index.html", mails=rt().mail.list(limit=200),
                            notice=notice)
 
@@ -56,28 +57,30 @@ def reply(mail_id: str):
     mail = _mail(mail_id)
     reply_to = header(mail, "Reply-To")
     if not reply_to:
-        abort(404, "That email has no Reply-To: there is nothing to reply to.")
+        abort(404, T("That email has no Reply-To: there is nothing to reply to."))
     text = request.form.get("text", "").replace("\r\n", "\n").strip()
     if not text:
-        return _show(mail, reply_to, "Type your reply first; nothing was sent.", text, 400)
+        return _show(mail, reply_to, T("Type your reply first; nothing was sent."), text, 400)
     from service.smtp_receiver import port_of
     try:
         port = port_of(rt().config)
         message = build_reply(mail, reply_to, text, rt().now())
     except ValueError as exc:  # a bad port setting, or a header that cannot be written
-        return _show(mail, reply_to, f"The reply could not be sent: {exc}.", text, 400)
+        return _show(mail, reply_to, T("The reply could not be sent: %(reason)s.",
+                                        reason=str(exc)), text, 400)
     if not port:
-        return _show(mail, reply_to, "The SMTP receiver is off (INBOUND_SMTP_PORT is 0); "
-                     "nothing was sent.", text, 200)
+        return _show(mail, reply_to, T("The SMTP receiver is off (INBOUND_SMTP_PORT is "
+                                       "0); nothing was sent."), text, 200)
     try:
         with smtplib.SMTP("127.0.0.1", port, timeout=SMTP_TIMEOUT) as smtp:
             smtp.send_message(message, from_addr=parseaddr(mail["to"])[1],
                               to_addrs=[parseaddr(reply_to)[1]])
     except (OSError, smtplib.SMTPException) as exc:
         # 200, not 5xx: the page itself works; what is missing is `ravenpost serve`.
-        return _show(mail, reply_to, f"The SMTP receiver at 127.0.0.1:{port} could not take "
-                     f"the reply ({_reason(exc)}). It runs under `ravenpost serve` "
-                     "(--smtp-port); nothing was sent.", text, 200)
+        said = T("The SMTP receiver at 127.0.0.1:%(port)s could not take the reply "
+                 "(%(reason)s). It runs under `ravenpost serve` (--smtp-port); nothing "
+                 "was sent.", port=port, reason=_reason(exc))
+        return _show(mail, reply_to, said, text, 200)
     return redirect(url_for("devmail.index", replied=1))
 
 
@@ -122,18 +125,19 @@ def _when(at: str | None) -> str:
 
 def _reason(exc: BaseException) -> str:
     if isinstance(exc, ConnectionRefusedError):
-        return "nothing listens there"
+        return T("nothing listens there")
     if isinstance(exc, smtplib.SMTPResponseException):
-        return f"it answered {exc.smtp_code} {exc.smtp_error.decode(errors='replace')}"
+        return T("it answered %(code)s %(error)s", code=exc.smtp_code,
+                 error=exc.smtp_error.decode(errors="replace"))
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
-        return "it refused the Reply-To address"
+        return T("it refused the Reply-To address")
     return str(exc) or type(exc).__name__
 
 
 def _mail(mail_id: str) -> dict[str, Any]:
     mail = rt().mail.get(mail_id)
     if mail is None:
-        abort(404, "No such email in the outbox.")
+        abort(404, T("No such email in the outbox."))
     return mail
 
 
@@ -155,7 +159,7 @@ _CID = re.compile(r'(\bsrc=")cid:([^"<>]+)(")')
 def html(mail_id: str):
     mail = rt().mail.get(mail_id)
     if mail is None:
-        abort(404, "No such email in the outbox.")
+        abort(404, T("No such email in the outbox."))
     # The email's HTML was rendered by our own autoescaping templates (its links open a
     # new window: the game's pages refuse to be framed).  A mail client finds cid:
     # images among the email's parts; a browser needs an address for each.
@@ -170,6 +174,6 @@ def inline(mail_id: str, cid: str):
     """One inline image of a stored email (the picture of a turn email)."""
     image = rt().mail.inline_image(mail_id, cid)
     if image is None:
-        abort(404, "No such image in that email.")
+        abort(404, T("No such image in that email."))
     return image.data, 200, {"Content-Type": image.mime_type,
                              "Content-Disposition": f'inline; filename="{image.filename}"'}
