@@ -31,12 +31,6 @@ class Irreversible:
     text: str  # its history line, as a spectator reads it
     reason: str  # why players could not take it back
 
-    def sentence(self) -> str:
-        """``move 57: Ann draws 3 cards — players could not take this back (it drew at
-        random ...)``."""
-        return (f"move {self.version}: {self.text} — players could not take this back "
-                f"({self.reason})")
-
 
 def why_irreversible(games: GameService, game_id: str, event: Event) -> str | None:
     """Why players could never take ``event`` back (None: they could, or it is not a

@@ -77,8 +77,8 @@ def test_a_time_out_and_the_games_end_are_listed(rt):
     rt.games.record(gid, "TimedOut", {"seat": 1, "turn": 1, "policy": "wait"})
     [item] = irreversible(rt.games, gid, 1)
     assert item.version == 3 and item.type == "TimedOut"
-    assert item.sentence().startswith("move 3: Bo ran out of time; the game waits — players "
-                                      "could not take this back (a time-out")
+    assert item.text.startswith("Bo ran out of time; the game waits")
+    assert item.reason.startswith("a time-out")
     ended = a_finished_race(rt)
     found = irreversible(rt.games, ended, 1)
     assert found[-1].type == "GameEnded" and "the game was over" in found[-1].reason
