@@ -17,9 +17,10 @@ from events import history
 from events.envelope import Event
 from events.gameplay import GameService
 from events.replay import surviving
+from games.text import T
 
-GAME_OVER = "the game was over and its secret revealed (play goes on with a new secret)"
-TIME_OUT = "a time-out is the clock's doing, not a move anyone can take back"
+GAME_OVER = T("the game was over and its secret revealed (play goes on with a new secret)")
+TIME_OUT = T("a time-out is the clock's doing, not a move anyone can take back")
 
 
 @dataclass(frozen=True)
